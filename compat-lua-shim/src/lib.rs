@@ -1,0 +1,1 @@
+//! Legacy Lua mod shim. Not implemented yet: see issue 10 and `README.md`.

@@ -1,0 +1,3 @@
+//! Rhai host and the `pallet` CLI. See `README.md` for the module table.
+
+pub mod cli;

@@ -1,0 +1,3 @@
+fn main() {
+    std::process::exit(pallet_script_host::cli::main());
+}
