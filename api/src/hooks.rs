@@ -1,13 +1,194 @@
-//! Typed wrapper hooks and the hook bus.
+//! Typed wrapper hooks: the [`Hook`] trait, the typed [`Next`] a link receives, and the link
+//! failure type.
+//!
+//! # Chain rules (the contract every host relies on)
+//!
+//! * **Order.** Links run outermost first. Higher `priority` is outer. Ties are broken by the
+//!   owner's *load rank* (the loader's mod order; owners the loader never ranked come after all
+//!   ranked owners, in order of first appearance), then by registration order. The order is total
+//!   and stable — a deliberate tightening of the Lua engine, whose `table.sort` was unstable.
+//! * **`next`.** [`Next::call`] continues downstream with the current arguments;
+//!   [`Next::call_with`] replaces the arguments for the links below (and vanilla) only — the
+//!   calling link and the links above it keep theirs.
+//! * **Vanilla** runs at most once per [`Runtime::call`](crate::Runtime::call). A second arrival
+//!   at the bottom of the chain (a link that calls `next` twice) receives a clone of the first
+//!   vanilla result instead of re-running it. Vanilla is plain Rust: whatever it returns
+//!   (including an `Err` inside `Out`) travels up the chain unchanged, and a panic in vanilla is
+//!   never caught.
+//! * **Failure.** A link returns `Err(LinkError)` to fail. Failing *before* its `next` returned,
+//!   it is skipped: the rest of the chain runs with the arguments the failed link received.
+//!   Failing *after* `next` returned, the downstream result (the last one `next` returned) is
+//!   kept and vanilla is not re-run. Both are reported to the runtime's diagnostics feed as
+//!   `"[owner] hook <name> failed: <err> -- link skipped"` /
+//!   `"[owner] hook <name> failed after next: <err> -- downstream result kept"`.
+//! * **Short-circuit.** A link that returns without calling `next` owns the answer: lower links
+//!   and vanilla do not run.
+//! * **Empty chain.** No subscriber means `call` is exactly `vanilla(args)`: no clone, no
+//!   allocation; `wants_hook` is a bit test.
+
+use std::borrow::Cow;
+use std::fmt;
 
 /// Dense index of a hook in the catalog; used for the constant-time `wants_hook` bitset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct HookId(pub u16);
 
 /// A hook: its stable name, catalog index, argument and result types.
+///
+/// `Args` is cloned once per subscribed call (for vanilla); `Out` is cloned once per link that
+/// calls `next` (so the downstream result survives a link failing after `next`). Both are free
+/// for the scalar outs most hooks have.
 pub trait Hook: 'static {
     const NAME: &'static str;
     const ID: HookId;
     type Args: Clone + 'static;
-    type Out: 'static;
+    type Out: Clone + 'static;
+}
+
+/// Why a link failed. The message ends up in the diagnostics feed; it never reaches the engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinkError(Cow<'static, str>);
+
+impl LinkError {
+    pub fn new(message: impl Into<Cow<'static, str>>) -> Self {
+        LinkError(message.into())
+    }
+    pub fn message(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for LinkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for LinkError {}
+
+impl From<String> for LinkError {
+    fn from(s: String) -> Self {
+        LinkError(Cow::Owned(s))
+    }
+}
+
+impl From<&'static str> for LinkError {
+    fn from(s: &'static str) -> Self {
+        LinkError(Cow::Borrowed(s))
+    }
+}
+
+/// What a link returns.
+pub type LinkResult<T> = Result<T, LinkError>;
+
+/// The signature of a native link: `|next, args| -> LinkResult<Out>`.
+pub type LinkFn<H> =
+    dyn Fn(&mut Next<'_, H>, &<H as Hook>::Args) -> LinkResult<<H as Hook>::Out> + 'static;
+
+/// The bottom of a chain: runs vanilla at most once and records failures. Implemented by the bus.
+pub(crate) trait Bottom<H: Hook> {
+    fn vanilla(&mut self, args: &H::Args) -> H::Out;
+    fn report(&mut self, owner: &str, error: &LinkError, after_next: bool);
+}
+
+/// One installed link.
+pub(crate) struct LinkEntry<H: Hook> {
+    pub(crate) f: std::rc::Rc<LinkFn<H>>,
+    pub(crate) priority: i32,
+    pub(crate) rank: u32,
+    pub(crate) seq: u64,
+    pub(crate) owner: std::rc::Rc<str>,
+}
+
+impl<H: Hook> Clone for LinkEntry<H> {
+    fn clone(&self) -> Self {
+        LinkEntry {
+            f: self.f.clone(),
+            priority: self.priority,
+            rank: self.rank,
+            seq: self.seq,
+            owner: self.owner.clone(),
+        }
+    }
+}
+
+/// The typed continuation a link receives. Calling it runs every link below this one, then
+/// vanilla (at most once), and returns their answer.
+pub struct Next<'a, H: Hook> {
+    rest: &'a [LinkEntry<H>],
+    args: &'a H::Args,
+    bottom: &'a mut (dyn Bottom<H> + 'a),
+    downstream: Option<H::Out>,
+}
+
+impl<'a, H: Hook> Next<'a, H> {
+    /// Continue with the current arguments (Lua: `next()` with no arguments).
+    pub fn call(&mut self) -> H::Out {
+        let args = self.args;
+        self.run(args)
+    }
+
+    /// Continue with `args` replacing the current arguments for everything downstream
+    /// (Lua: `next(a, …)`). The calling link and the links above it keep their arguments.
+    pub fn call_with(&mut self, args: H::Args) -> H::Out {
+        self.run(&args)
+    }
+
+    /// The arguments this link received (the same value its `args` parameter holds).
+    pub fn args(&self) -> &H::Args {
+        self.args
+    }
+
+    /// How many links sit below this one.
+    pub fn remaining_links(&self) -> usize {
+        self.rest.len()
+    }
+
+    /// The last result `next` returned to this link, if it has called `next` yet.
+    pub fn downstream(&self) -> Option<&H::Out> {
+        self.downstream.as_ref()
+    }
+
+    fn run(&mut self, args: &H::Args) -> H::Out {
+        let out = dispatch(self.rest, args, &mut *self.bottom);
+        self.downstream = Some(out.clone());
+        out
+    }
+}
+
+/// Run `links` (outermost first) around the bottom. The core of every subscribed call.
+pub(crate) fn dispatch<'b, H: Hook>(
+    links: &'b [LinkEntry<H>],
+    args: &'b H::Args,
+    bottom: &'b mut (dyn Bottom<H> + 'b),
+) -> H::Out {
+    let mut index = 0;
+    loop {
+        let Some(link) = links.get(index) else {
+            return bottom.vanilla(args);
+        };
+        let rest = links.get(index + 1..).unwrap_or(&[]);
+        let mut next = Next {
+            rest,
+            args,
+            bottom: &mut *bottom,
+            downstream: None,
+        };
+        match (link.f)(&mut next, args) {
+            Ok(out) => return out,
+            Err(error) => {
+                let downstream = next.downstream.take();
+                match downstream {
+                    Some(kept) => {
+                        bottom.report(&link.owner, &error, true);
+                        return kept;
+                    }
+                    None => {
+                        bottom.report(&link.owner, &error, false);
+                        index += 1;
+                    }
+                }
+            }
+        }
+    }
 }

@@ -1,38 +1,236 @@
-//! The runtime facade engine call sites use: guards (`wants_hook`, `wants_event`) and dispatch.
+//! The runtime facade engine call sites use: guards (`wants_hook`, `wants_event`), dispatch
+//! (`call`, `emit`), and the subscription API hosts and the loader use (`wrap`, `on`, `once`,
+//! `unsubscribe_*`, `remove_owner`, `emit_mod`).
+//!
+//! Engine sites follow one idiom (the catalog drift test scans for it):
+//!
+//! ```
+//! # use pallet_api::{Runtime, catalog::hooks};
+//! # let rt = Runtime::default();
+//! # let (x, y) = (3, 4);
+//! let allowed = if rt.wants_hook::<hooks::MapOccupancyAllowed>() {
+//!     let args = hooks::MapOccupancyAllowedArgs::at_dock(Default::default(), Some(x), Some(y));
+//!     rt.call::<hooks::MapOccupancyAllowed>(args, |_| false)
+//! } else {
+//!     false
+//! };
+//! # assert!(!allowed);
+//! ```
 
-use crate::events::Event;
-use crate::hooks::Hook;
+use std::rc::Rc;
+
+use crate::diagnostics::{Diagnostic, Diagnostics, Level};
+use crate::event_bus::{EventBus, ListenerHandle, Subscription};
+use crate::events::{Event, ListenerResult};
+use crate::hook_bus::{HookBus, HookHandle};
+use crate::hooks::{Hook, HookId, LinkResult, Next};
+use crate::owners::Owners;
+use crate::reasons::EmitError;
+use crate::value::Value;
 
 /// Holds the live hook and event buses. `Runtime::default()` is the "null" runtime: no
-/// subscriber anywhere, every guard false.
+/// subscriber anywhere, every guard false; constructing it allocates nothing.
+///
+/// The runtime is single-threaded (`!Send`): script VMs behind links are not thread-safe.
 #[derive(Default)]
 pub struct Runtime {
-    // The buses land with the API core (issue 4); until then every guard is false.
-    _private: (),
+    hooks: HookBus,
+    events: EventBus,
+    owners: Owners,
+    diagnostics: Diagnostics,
 }
 
 impl Runtime {
+    /// A runtime with no subscriber (same as `default()`).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    // ----- engine-facing: guards and dispatch ------------------------------------------------
+
     /// Constant-time: is anything subscribed to hook `H`?
     #[inline(always)]
     pub fn wants_hook<H: Hook>(&self) -> bool {
-        false
+        self.hooks.wants(H::ID)
     }
 
     /// Run the chain for `H` around `vanilla`. With no subscriber this is `vanilla(args)`.
     #[inline]
     pub fn call<H: Hook>(&self, args: H::Args, vanilla: impl FnOnce(H::Args) -> H::Out) -> H::Out {
-        vanilla(args)
+        self.hooks.call::<H>(&self.diagnostics, args, vanilla)
     }
 
     /// Constant-time: is anything listening to event `E`?
     #[inline(always)]
     pub fn wants_event<E: Event>(&self) -> bool {
-        false
+        self.events.wants(E::ID)
     }
 
     /// Deliver `payload` to the listeners of `E`.
     #[inline]
     pub fn emit<E: Event>(&self, payload: E::Payload) {
-        let _ = payload;
+        self.events.emit::<E>(&self.diagnostics, &payload);
+    }
+
+    // ----- hooks: subscription -----------------------------------------------------------------
+
+    /// Install a native link on hook `H` for `owner`. See [`crate::hooks`] for the chain rules.
+    pub fn wrap<H, F>(&self, owner: &str, priority: i32, link: F) -> HookHandle
+    where
+        H: Hook,
+        F: Fn(&mut Next<'_, H>, &H::Args) -> LinkResult<H::Out> + 'static,
+    {
+        let (owner, rank) = self.owners.resolve(owner);
+        self.hooks.wrap::<H>(owner, rank, priority, Rc::new(link))
+    }
+
+    /// Remove one link. Returns whether it was still installed. An emptied chain is dropped, so
+    /// `wants_hook` is false again.
+    pub fn unsubscribe_hook(&self, handle: HookHandle) -> bool {
+        self.hooks.unsubscribe(handle)
+    }
+
+    /// Is there a chain (at least one link) for hook `H`? Same answer as `wants_hook`, read
+    /// from the chain table instead of the guard bits (the parity gates compare both).
+    pub fn has_chain<H: Hook>(&self) -> bool {
+        self.hooks.has_chain(H::ID)
+    }
+
+    /// `(owner, priority)` of every link of hook `id`, outermost first.
+    pub fn hook_chain(&self, id: HookId) -> Vec<(String, i32)> {
+        self.hooks.describe(id)
+    }
+
+    /// How many hooks currently have a chain.
+    pub fn hook_chain_count(&self) -> u32 {
+        self.hooks.chain_count()
+    }
+
+    // ----- events: subscription ----------------------------------------------------------------
+
+    /// Listen to event `E`.
+    pub fn on<E, F>(&self, owner: &str, priority: i32, listener: F) -> ListenerHandle
+    where
+        E: Event,
+        F: Fn(&E::Payload) -> ListenerResult + 'static,
+    {
+        let sub = self.subscription(owner, priority, false);
+        self.events.on::<E>(sub, Rc::new(listener))
+    }
+
+    /// Listen to the next `E` only.
+    pub fn once<E, F>(&self, owner: &str, priority: i32, listener: F) -> ListenerHandle
+    where
+        E: Event,
+        F: Fn(&E::Payload) -> ListenerResult + 'static,
+    {
+        let sub = self.subscription(owner, priority, true);
+        self.events.on::<E>(sub, Rc::new(listener))
+    }
+
+    /// Listen to a name-keyed event (`mod.<id>.*`, or a name the engine never raises — such a
+    /// listener simply never fires). Script hosts route catalog names through the typed
+    /// adapters in [`crate::script`] instead.
+    pub fn on_named<F>(
+        &self,
+        name: &str,
+        owner: &str,
+        priority: i32,
+        once: bool,
+        listener: F,
+    ) -> ListenerHandle
+    where
+        F: Fn(&Value) -> ListenerResult + 'static,
+    {
+        let sub = self.subscription(owner, priority, once);
+        self.events.on_named(name, sub, Rc::new(listener))
+    }
+
+    /// Remove one listener. Returns whether it was still subscribed; an emptied list is dropped.
+    pub fn unsubscribe_event(&self, handle: &ListenerHandle) -> bool {
+        self.events.unsubscribe(handle)
+    }
+
+    /// Is there a listener list for event `E`?
+    pub fn has_listeners<E: Event>(&self) -> bool {
+        self.events.has_list(E::ID)
+    }
+
+    /// Is anything listening to the name-keyed event `name`?
+    pub fn wants_named_event(&self, name: &str) -> bool {
+        self.events.wants_named(name)
+    }
+
+    /// How many event lists (typed and name-keyed) exist.
+    pub fn event_list_count(&self) -> usize {
+        self.events.list_count()
+    }
+
+    /// A mod emits `name` with `payload`. Only `mod.<mod_id>.*` names are allowed, so a mod can
+    /// never forge an engine event.
+    pub fn emit_mod(&self, mod_id: &str, name: &str, payload: &Value) -> Result<(), EmitError> {
+        let allowed = name
+            .strip_prefix("mod.")
+            .and_then(|rest| rest.strip_prefix(mod_id))
+            .and_then(|rest| rest.strip_prefix('.'))
+            .is_some_and(|tail| !tail.is_empty());
+        if !allowed || mod_id.is_empty() {
+            return Err(EmitError::ForeignName {
+                mod_id: mod_id.to_owned(),
+            });
+        }
+        if self.events.wants_named(name) {
+            self.events.emit_named(&self.diagnostics, name, payload);
+        }
+        Ok(())
+    }
+
+    // ----- owners and lifecycle ----------------------------------------------------------------
+
+    /// Rank owners by load order (position in `order`); call before running mod entries.
+    pub fn set_load_order<'a>(&self, order: impl IntoIterator<Item = &'a str>) {
+        self.owners.set_order(order);
+    }
+
+    /// Drop every hook link and listener `owner` registered (entry rollback). Emptied chains and
+    /// lists are removed. Returns how many subscriptions were removed.
+    pub fn remove_owner(&self, owner: &str) -> usize {
+        self.hooks.remove_owner(owner) + self.events.remove_owner(owner)
+    }
+
+    fn subscription(&self, owner: &str, priority: i32, once: bool) -> Subscription {
+        let (owner, rank) = self.owners.resolve(owner);
+        Subscription {
+            owner,
+            rank,
+            priority,
+            once,
+        }
+    }
+
+    // ----- diagnostics -------------------------------------------------------------------------
+
+    /// Append `"<mod_id>: <message>"` to the error feed (ignored for owner `"base"`).
+    pub fn report_error(&self, mod_id: &str, message: &str) {
+        if mod_id == "base" {
+            return;
+        }
+        self.diagnostics
+            .push(Level::Error, Some(mod_id), format!("{mod_id}: {message}"));
+    }
+
+    /// Append a line to the feed.
+    pub fn log(&self, level: Level, owner: Option<&str>, message: String) {
+        self.diagnostics.push(level, owner, message);
+    }
+
+    /// Every diagnostic so far, in order.
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        self.diagnostics.snapshot()
+    }
+
+    /// Take the diagnostics (the front end drains them).
+    pub fn drain_diagnostics(&self) -> Vec<Diagnostic> {
+        self.diagnostics.drain()
     }
 }

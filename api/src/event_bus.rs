@@ -1,0 +1,279 @@
+//! The event bus: typed listener lists behind a bitset guard, plus name-keyed lists for
+//! `mod.<id>.*` events and names outside the catalog (payload [`Value`]).
+
+use std::any::Any;
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use crate::bitset::Bitset;
+use crate::diagnostics::{Diagnostics, Level};
+use crate::events::{Event, EventId, ListenerFn};
+use crate::value::Value;
+
+/// Unsubscribe token returned by `on`/`once`. Unsubscribing twice is a no-op.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ListenerHandle {
+    pub(crate) key: ListKey,
+    pub(crate) seq: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) enum ListKey {
+    Typed(EventId),
+    Named(Rc<str>),
+}
+
+struct Listener<P: 'static> {
+    f: Rc<ListenerFn<P>>,
+    priority: i32,
+    rank: u32,
+    seq: u64,
+    once: bool,
+    owner: Rc<str>,
+}
+
+impl<P: 'static> Clone for Listener<P> {
+    fn clone(&self) -> Self {
+        Listener {
+            f: self.f.clone(),
+            priority: self.priority,
+            rank: self.rank,
+            seq: self.seq,
+            once: self.once,
+            owner: self.owner.clone(),
+        }
+    }
+}
+
+struct List<P: 'static> {
+    listeners: Vec<Listener<P>>,
+}
+
+trait ErasedList {
+    fn as_any(&self) -> &dyn Any;
+    fn len(&self) -> usize;
+    fn without(&self, pred: &dyn Fn(&str, u64) -> bool) -> Option<Rc<dyn ErasedList>>;
+}
+
+impl<P: 'static> ErasedList for List<P> {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn len(&self) -> usize {
+        self.listeners.len()
+    }
+    fn without(&self, pred: &dyn Fn(&str, u64) -> bool) -> Option<Rc<dyn ErasedList>> {
+        if !self.listeners.iter().any(|l| pred(&l.owner, l.seq)) {
+            return None;
+        }
+        let listeners = self
+            .listeners
+            .iter()
+            .filter(|l| !pred(&l.owner, l.seq))
+            .cloned()
+            .collect();
+        Some(Rc::new(List::<P> { listeners }))
+    }
+}
+
+/// Registration details for a listener.
+pub(crate) struct Subscription {
+    pub(crate) owner: Rc<str>,
+    pub(crate) rank: u32,
+    pub(crate) priority: i32,
+    pub(crate) once: bool,
+}
+
+#[derive(Default)]
+pub(crate) struct EventBus {
+    bits: Bitset,
+    typed: RefCell<Vec<Option<Rc<dyn ErasedList>>>>,
+    named: RefCell<BTreeMap<Rc<str>, Rc<dyn ErasedList>>>,
+    seq: Cell<u64>,
+}
+
+impl EventBus {
+    #[inline(always)]
+    pub(crate) fn wants(&self, id: EventId) -> bool {
+        self.bits.get(id.0 as usize)
+    }
+
+    pub(crate) fn wants_named(&self, name: &str) -> bool {
+        self.named.borrow().contains_key(name)
+    }
+
+    pub(crate) fn list_count(&self) -> usize {
+        self.bits.count() as usize + self.named.borrow().len()
+    }
+
+    pub(crate) fn has_list(&self, id: EventId) -> bool {
+        matches!(self.typed.borrow().get(id.0 as usize), Some(Some(_)))
+    }
+
+    fn get(&self, key: &ListKey) -> Option<Rc<dyn ErasedList>> {
+        match key {
+            ListKey::Typed(id) => self.typed.borrow().get(id.0 as usize).cloned().flatten(),
+            ListKey::Named(name) => self.named.borrow().get(name).cloned(),
+        }
+    }
+
+    fn store(&self, key: &ListKey, list: Rc<dyn ErasedList>) {
+        let live = list.len() > 0;
+        match key {
+            ListKey::Typed(id) => {
+                let index = id.0 as usize;
+                let mut typed = self.typed.borrow_mut();
+                if typed.len() <= index {
+                    if !live {
+                        return;
+                    }
+                    typed.resize_with(index + 1, || None);
+                }
+                typed[index] = if live { Some(list) } else { None };
+                self.bits.set(index, live);
+            }
+            ListKey::Named(name) => {
+                let mut named = self.named.borrow_mut();
+                if live {
+                    named.insert(name.clone(), list);
+                } else {
+                    named.remove(name);
+                }
+            }
+        }
+    }
+
+    fn add<P: 'static>(
+        &self,
+        key: ListKey,
+        sub: Subscription,
+        f: Rc<ListenerFn<P>>,
+    ) -> ListenerHandle {
+        let seq = self.seq.get();
+        self.seq.set(seq + 1);
+        let mut listeners: Vec<Listener<P>> = self
+            .get(&key)
+            .and_then(|l| {
+                l.as_any()
+                    .downcast_ref::<List<P>>()
+                    .map(|l| l.listeners.clone())
+            })
+            .unwrap_or_default();
+        listeners.push(Listener {
+            f,
+            priority: sub.priority,
+            rank: sub.rank,
+            seq,
+            once: sub.once,
+            owner: sub.owner,
+        });
+        listeners.sort_by(|a, b| {
+            b.priority
+                .cmp(&a.priority)
+                .then(a.rank.cmp(&b.rank))
+                .then(a.seq.cmp(&b.seq))
+        });
+        self.store(&key, Rc::new(List::<P> { listeners }));
+        ListenerHandle { key, seq }
+    }
+
+    pub(crate) fn on<E: Event>(
+        &self,
+        sub: Subscription,
+        f: Rc<ListenerFn<E::Payload>>,
+    ) -> ListenerHandle {
+        self.add::<E::Payload>(ListKey::Typed(E::ID), sub, f)
+    }
+
+    pub(crate) fn on_named(
+        &self,
+        name: &str,
+        sub: Subscription,
+        f: Rc<ListenerFn<Value>>,
+    ) -> ListenerHandle {
+        self.add::<Value>(ListKey::Named(Rc::from(name)), sub, f)
+    }
+
+    pub(crate) fn unsubscribe(&self, handle: &ListenerHandle) -> bool {
+        let seq = handle.seq;
+        match self
+            .get(&handle.key)
+            .and_then(|l| l.without(&|_, s| s == seq))
+        {
+            Some(next) => {
+                self.store(&handle.key, next);
+                true
+            }
+            None => false,
+        }
+    }
+
+    pub(crate) fn remove_owner(&self, owner: &str) -> usize {
+        let mut keys: Vec<ListKey> = Vec::new();
+        for (i, l) in self.typed.borrow().iter().enumerate() {
+            if l.is_some() {
+                keys.push(ListKey::Typed(EventId(i as u16)));
+            }
+        }
+        for name in self.named.borrow().keys() {
+            keys.push(ListKey::Named(name.clone()));
+        }
+        let mut removed = 0;
+        for key in keys {
+            if let Some(list) = self.get(&key) {
+                if let Some(next) = list.without(&|o, _| o == owner) {
+                    removed += list.len() - next.len();
+                    self.store(&key, next);
+                }
+            }
+        }
+        removed
+    }
+
+    fn deliver<P: 'static>(
+        &self,
+        diagnostics: &Diagnostics,
+        name: &str,
+        key: &ListKey,
+        payload: &P,
+    ) {
+        let Some(list) = self.get(key) else { return };
+        let Some(list) = list.as_any().downcast_ref::<List<P>>() else {
+            return;
+        };
+        for listener in &list.listeners {
+            if listener.once {
+                let handle = ListenerHandle {
+                    key: key.clone(),
+                    seq: listener.seq,
+                };
+                // Already-fired once-listeners are gone from the live list; a snapshot may
+                // still hold them, so only the one that actually removes itself runs.
+                if !self.unsubscribe(&handle) {
+                    continue;
+                }
+            }
+            if let Err(error) = (listener.f)(payload) {
+                diagnostics.push(
+                    Level::Error,
+                    Some(&listener.owner),
+                    format!("[{}] event {name}: {error}", listener.owner),
+                );
+            }
+        }
+    }
+
+    #[inline]
+    pub(crate) fn emit<E: Event>(&self, diagnostics: &Diagnostics, payload: &E::Payload) {
+        if !self.wants(E::ID) {
+            return;
+        }
+        self.deliver::<E::Payload>(diagnostics, E::NAME, &ListKey::Typed(E::ID), payload);
+    }
+
+    pub(crate) fn emit_named(&self, diagnostics: &Diagnostics, name: &str, payload: &Value) {
+        let key = ListKey::Named(Rc::from(name));
+        self.deliver::<Value>(diagnostics, name, &key, payload);
+    }
+}

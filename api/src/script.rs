@@ -1,0 +1,164 @@
+//! What script hosts (Rhai, the Lua shim) need from every catalog hook and event: conversion of
+//! typed arguments and payloads to [`Value`]s at the script boundary, and conversion of a
+//! script's answer back to the typed result under the hook's own **result rule** (fail closed).
+//!
+//! * [`ScriptHook`] — `args_to_values` (positional, in the Lua callback order after `next`),
+//!   `args_from_values` (a script's `next(a, …)`), `out_to_value`, `out_from_value` (the result
+//!   rule: `Err` means "this link failed", which the chain treats as a link failure — skipped
+//!   before `next`, downstream kept after `next`).
+//! * [`ScriptEvent`] — `payload_to_value`.
+//! * [`ScriptLink`] / [`ValueNext`] / [`ScriptListener`] — the value-level interfaces a host
+//!   implements; [`wrap_script`] / [`on_script`] adapt them onto the typed buses, and the
+//!   catalog exposes both by name ([`crate::catalog::hook_info`]).
+
+use std::rc::Rc;
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use crate::event_bus::ListenerHandle;
+use crate::events::{Event, ListenerResult};
+use crate::hook_bus::HookHandle;
+use crate::hooks::{Hook, LinkError, LinkResult, Next};
+use crate::runtime::Runtime;
+use crate::value::{from_value, to_value, Value, ValueError};
+
+/// A hook's argument struct as the positional list a script callback receives after `next`.
+/// Implemented with [`arg_list!`](crate::arg_list) on the catalog's `…Args` structs.
+pub trait ArgList: Sized {
+    /// The mod-visible parameter names, in order (e.g. `["game", "ctx"]`).
+    const NAMES: &'static [&'static str];
+    fn to_values(&self) -> Result<Vec<Value>, ValueError>;
+    /// Missing trailing values read as `nil` (Lua semantics for short argument lists).
+    fn from_values(values: Vec<Value>) -> Result<Self, ValueError>;
+}
+
+/// Implement [`ArgList`] for an args struct: `arg_list!(MyArgs { game, ctx });` — the field
+/// order is the script callback's parameter order.
+#[macro_export]
+macro_rules! arg_list {
+    ($ty:ident { $($field:ident),+ $(,)? }) => {
+        impl $crate::script::ArgList for $ty {
+            const NAMES: &'static [&'static str] = &[$(stringify!($field)),+];
+            fn to_values(&self) -> ::std::result::Result<::std::vec::Vec<$crate::Value>, $crate::value::ValueError> {
+                Ok(vec![$($crate::value::to_value(&self.$field)?),+])
+            }
+            fn from_values(values: ::std::vec::Vec<$crate::Value>) -> ::std::result::Result<Self, $crate::value::ValueError> {
+                let mut it = values.into_iter();
+                Ok($ty { $($field: $crate::value::from_value(it.next().unwrap_or_default()).map_err(|e| {
+                    $crate::value::ValueError::new(format!(concat!(stringify!($field), ": {}"), e))
+                })?),+ })
+            }
+        }
+    };
+}
+
+/// A catalog hook as scripts see it.
+pub trait ScriptHook: Hook<Args: ArgList, Out: Serialize + DeserializeOwned> {
+    /// The script callback shape, e.g. `"(next, game, ctx) -> boolean"`.
+    const SIGNATURE: &'static str;
+    /// The result rule in one sentence (docs).
+    const RESULT_RULE: &'static str;
+    /// How many values the Lua callback returns (multi-return hooks are > 1; their
+    /// `out_to_value` is a list the Lua shim spreads).
+    const OUT_ARITY: usize = 1;
+
+    fn args_to_values(args: &Self::Args) -> Result<Vec<Value>, ValueError> {
+        args.to_values()
+    }
+
+    fn args_from_values(values: Vec<Value>) -> Result<Self::Args, ValueError> {
+        Self::Args::from_values(values)
+    }
+
+    fn out_to_value(out: &Self::Out) -> Result<Value, ValueError> {
+        to_value(out)
+    }
+
+    /// The result rule. The default is a strict conversion: anything that is not exactly an
+    /// `Out` fails the link.
+    fn out_from_value(value: Value) -> Result<Self::Out, ValueError> {
+        from_value(value)
+    }
+}
+
+/// A catalog event as scripts see it.
+pub trait ScriptEvent: Event<Payload: Serialize> {
+    fn payload_to_value(payload: &Self::Payload) -> Result<Value, ValueError> {
+        to_value(payload)
+    }
+}
+
+/// The `next` a script link receives, at value level.
+pub trait ValueNext {
+    /// `next()` — continue with the current arguments.
+    fn call(&mut self) -> Result<Value, LinkError>;
+    /// `next(a, …)` — replace the arguments downstream. Fails (without running anything) when
+    /// the values do not convert to the hook's arguments.
+    fn call_with(&mut self, args: Vec<Value>) -> Result<Value, LinkError>;
+}
+
+/// A script function installed as a link.
+pub trait ScriptLink {
+    fn call(&self, next: &mut dyn ValueNext, args: Vec<Value>) -> Result<Value, LinkError>;
+}
+
+/// A script function installed as a listener.
+pub trait ScriptListener {
+    fn call(&self, payload: &Value) -> ListenerResult;
+}
+
+struct TypedValueNext<'n, 'a, H: Hook> {
+    next: &'n mut Next<'a, H>,
+}
+
+impl<H: ScriptHook> ValueNext for TypedValueNext<'_, '_, H> {
+    fn call(&mut self) -> Result<Value, LinkError> {
+        let out = self.next.call();
+        H::out_to_value(&out).map_err(|e| LinkError::from(format!("result conversion: {e}")))
+    }
+
+    fn call_with(&mut self, args: Vec<Value>) -> Result<Value, LinkError> {
+        let args = H::args_from_values(args)
+            .map_err(|e| LinkError::from(format!("bad arguments to next: {e}")))?;
+        let out = self.next.call_with(args);
+        H::out_to_value(&out).map_err(|e| LinkError::from(format!("result conversion: {e}")))
+    }
+}
+
+/// Install a script link on hook `H`: arguments are converted once at this link's boundary,
+/// and its answer goes through `H::out_from_value` (a malformed answer is a link failure).
+pub fn wrap_script<H: ScriptHook>(
+    rt: &Runtime,
+    owner: &str,
+    priority: i32,
+    link: Rc<dyn ScriptLink>,
+) -> HookHandle {
+    rt.wrap::<H, _>(owner, priority, move |next, args| -> LinkResult<H::Out> {
+        let values = H::args_to_values(args)
+            .map_err(|e| LinkError::from(format!("argument conversion: {e}")))?;
+        let mut value_next = TypedValueNext::<H> { next };
+        let answer = link.call(&mut value_next, values)?;
+        H::out_from_value(answer).map_err(|e| LinkError::from(format!("bad result: {e}")))
+    })
+}
+
+/// Subscribe a script listener to event `E`; the payload is converted once per delivery.
+pub fn on_script<E: ScriptEvent>(
+    rt: &Runtime,
+    owner: &str,
+    priority: i32,
+    once: bool,
+    listener: Rc<dyn ScriptListener>,
+) -> ListenerHandle {
+    let f = move |payload: &E::Payload| -> ListenerResult {
+        let value = E::payload_to_value(payload)
+            .map_err(|e| LinkError::from(format!("payload conversion: {e}")))?;
+        listener.call(&value)
+    };
+    if once {
+        rt.once::<E, _>(owner, priority, f)
+    } else {
+        rt.on::<E, _>(owner, priority, f)
+    }
+}
