@@ -14,15 +14,19 @@ pub struct GameReadyPayload {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SaveCreatedPayload {
     /// The new save (detached).
+    #[serde(default)]
     pub save: Record,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SaveLoadedPayload {
+    #[serde(default)]
     pub save: Record,
+    #[serde(default)]
     pub meta: Record,
     /// `{added, removed, changed}` against the save's recorded mod list.
+    #[serde(default)]
     pub mods_diff: Record,
 }
 

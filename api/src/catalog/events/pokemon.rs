@@ -19,6 +19,7 @@ pub enum CatchDestination {
 #[serde(rename_all = "camelCase")]
 pub struct PokemonCaughtPayload {
     pub battle: BattleInfo,
+    #[serde(default)]
     pub mon: Record,
     pub species: String,
     pub is_new: bool,
@@ -30,6 +31,7 @@ pub struct PokemonCaughtPayload {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PokemonLevelUpPayload {
+    #[serde(default)]
     pub mon: Record,
     pub level: u8,
     pub prev_level: u8,

@@ -17,6 +17,7 @@ use crate::value::{Value, ValueError};
 #[serde(rename_all = "camelCase")]
 pub struct FieldResidualContext {
     /// Detached data-only `{weather, tokens}` projection of the battle field (no `sides`).
+    #[serde(default)]
     pub field: Value,
     pub battlers: Battlers,
     /// The Gen 1 turn counter.

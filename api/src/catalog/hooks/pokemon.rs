@@ -17,6 +17,7 @@ use crate::value::{Value, ValueError};
 pub struct PartyFullContext {
     pub battle: BattleInfo,
     /// The caught mon, detached (a mod taking custody copies it from here).
+    #[serde(default)]
     pub mon: Record,
     /// Display name.
     pub name: String,
@@ -64,8 +65,10 @@ pub struct CatchRateArgs {
     /// Ball item id, e.g. `"POKE_BALL"`.
     pub ball: String,
     /// The target mon (detached).
+    #[serde(default)]
     pub mon: Record,
     /// Its species definition (detached).
+    #[serde(default)]
     pub def: Record,
     pub opts: CatchOptions,
 }
@@ -131,6 +134,7 @@ impl ScriptHook for CatchRate {
 #[serde(rename_all = "camelCase")]
 pub struct ExpGainContext {
     /// Species definition of the defeated mon (detached).
+    #[serde(default)]
     pub defeated_def: Record,
     /// Level of the defeated mon.
     pub level: u8,
@@ -139,6 +143,7 @@ pub struct ExpGainContext {
     /// The receiving mon is traded (1.5×).
     pub traded: bool,
     /// The receiving mon (detached).
+    #[serde(default)]
     pub mon: Record,
 }
 
@@ -177,8 +182,10 @@ impl ScriptHook for ExpGain {
 pub struct EvolutionCheckArgs {
     pub game: GameInfo,
     /// The mon that may evolve (detached).
+    #[serde(default)]
     pub mon: Record,
     /// The evolution record under test (detached).
+    #[serde(default)]
     pub evo: Record,
     /// `"level"`, `"item"` or `"trade"`.
     pub trigger: String,

@@ -132,6 +132,7 @@ impl ScriptHook for MovementCollision {
 #[serde(rename_all = "camelCase")]
 pub struct WarpContext {
     /// The warp record that was taken (data).
+    #[serde(default)]
     pub warp: Record,
     /// The remembered outdoor map the resolution used, if any.
     pub last_map: Option<String>,
@@ -220,6 +221,7 @@ pub struct EncounterRollContext {
 #[serde(rename_all = "camelCase")]
 pub struct EncounterRollArgs {
     /// The map's encounter table (data).
+    #[serde(default)]
     pub enc_def: Record,
     pub ctx: EncounterRollContext,
 }
