@@ -2,3 +2,4 @@
 
 pub mod data;
 pub mod rng;
+pub mod world;

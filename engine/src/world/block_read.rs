@@ -1,0 +1,214 @@
+//! RFC 0013 `activeBlockAt(mapId, blockX, blockY)`: a copied scalar block id from the active
+//! map, or one of five stable reasons. Checks run in the reference order (§3.1):
+//!
+//! 1. no active overworld map → `no overworld`
+//! 2. `mapId` is not the active map → `map is not active`
+//! 3. a coordinate of the wrong type, NaN, ±inf or fractional → `invalid block coordinates`
+//! 4. the map's width/height are not positive → `block unavailable`
+//! 5. a coordinate outside the map → `block coordinates out of bounds`
+//! 6. storage missing/short, or the storage slot and the map accessor disagree → `block unavailable`
+//!
+//! The read takes `&ActiveMap`: it cannot mutate map or save state.
+
+use pallet_api::Value;
+
+use super::active_map::ActiveMap;
+
+pub use pallet_api::reasons::BlockReadError;
+
+/// A block coordinate as a script passes it: an integer, or a float that must be integral.
+fn coordinate(v: &Value) -> Option<i64> {
+    match *v {
+        Value::Int(i) => Some(i),
+        Value::Float(f) if f.is_finite() && f.fract() == 0.0 && f.abs() < 9.0e15 => Some(f as i64),
+        _ => None,
+    }
+}
+
+/// The block read proper. `map` is the active map, `None` when there is no overworld.
+pub fn active_block_at(
+    map: Option<&ActiveMap>,
+    map_id: &str,
+    bx: &Value,
+    by: &Value,
+) -> Result<u32, BlockReadError> {
+    let map = map.ok_or(BlockReadError::NoOverworld)?;
+    if map.id() != map_id {
+        return Err(BlockReadError::MapNotActive);
+    }
+    let (Some(x), Some(y)) = (coordinate(bx), coordinate(by)) else {
+        return Err(BlockReadError::InvalidBlockCoordinates);
+    };
+    let (width, height) = map.dims();
+    if width == 0 || height == 0 {
+        return Err(BlockReadError::BlockUnavailable);
+    }
+    if x < 0 || y < 0 || x >= i64::from(width) || y >= i64::from(height) {
+        return Err(BlockReadError::BlockCoordinatesOutOfBounds);
+    }
+    let (x, y) = (x as u32, y as u32);
+    let storage = map.storage();
+    if storage.len() as u64 != u64::from(width) * u64::from(height) {
+        return Err(BlockReadError::BlockUnavailable);
+    }
+    let stored = storage
+        .get((y * width + x) as usize)
+        .copied()
+        .ok_or(BlockReadError::BlockUnavailable)?;
+    let accessed = map.block_at(x, y).ok_or(BlockReadError::BlockUnavailable)?;
+    if stored != accessed {
+        return Err(BlockReadError::BlockUnavailable);
+    }
+    Ok(stored)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::world::store::embedded;
+    use crate::world::GameVersion;
+
+    fn dock(v: GameVersion) -> ActiveMap {
+        let set = embedded(v).unwrap();
+        let def = set.get("VERMILION_DOCK").unwrap().clone();
+        let ts = set.tilesets["dock"].clone();
+        ActiveMap::new(def, ts)
+    }
+
+    const I: fn(i64) -> Value = Value::Int;
+
+    #[test]
+    fn reasons_in_order() {
+        let m = dock(GameVersion::Red);
+        use BlockReadError::*;
+        assert_eq!(
+            active_block_at(None, "VERMILION_DOCK", &I(0), &I(0)),
+            Err(NoOverworld)
+        );
+        // Map check precedes coordinate checks.
+        assert_eq!(
+            active_block_at(Some(&m), "PALLET_TOWN", &Value::Nil, &I(0)),
+            Err(MapNotActive)
+        );
+        for bad in [
+            Value::Nil,
+            Value::Str("1".into()),
+            Value::Float(f64::NAN),
+            Value::Float(f64::INFINITY),
+            Value::Float(f64::NEG_INFINITY),
+            Value::Float(1.5),
+            Value::Bool(true),
+        ] {
+            assert_eq!(
+                active_block_at(Some(&m), "VERMILION_DOCK", &bad, &I(0)),
+                Err(InvalidBlockCoordinates),
+                "{bad:?}"
+            );
+            assert_eq!(
+                active_block_at(Some(&m), "VERMILION_DOCK", &I(0), &bad),
+                Err(InvalidBlockCoordinates),
+                "{bad:?}"
+            );
+        }
+        // Invalid beats out-of-bounds.
+        assert_eq!(
+            active_block_at(Some(&m), "VERMILION_DOCK", &I(-1), &Value::Float(0.5)),
+            Err(InvalidBlockCoordinates)
+        );
+        for (x, y) in [(-1, 0), (0, -1), (14, 0), (0, 6), (i64::MAX, 0)] {
+            assert_eq!(
+                active_block_at(Some(&m), "VERMILION_DOCK", &I(x), &I(y)),
+                Err(BlockCoordinatesOutOfBounds),
+                "{x},{y}"
+            );
+        }
+        assert_eq!(
+            active_block_at(Some(&m), "VERMILION_DOCK", &I(7), &I(1)),
+            Ok(22)
+        );
+        assert_eq!(
+            active_block_at(
+                Some(&m),
+                "VERMILION_DOCK",
+                &Value::Float(7.0),
+                &Value::Float(1.0)
+            ),
+            Ok(22)
+        );
+    }
+
+    #[test]
+    fn malformed_storage_is_unavailable() {
+        use BlockReadError::*;
+        let mut m = dock(GameVersion::Red);
+        m.corrupt_def_for_test(|d| d.width = 0);
+        // Bad dims are checked before bounds.
+        assert_eq!(
+            active_block_at(Some(&m), "VERMILION_DOCK", &I(99), &I(0)),
+            Err(BlockUnavailable)
+        );
+
+        let mut m = dock(GameVersion::Red);
+        m.corrupt_storage_for_test(|b| b.truncate(10));
+        assert_eq!(
+            active_block_at(Some(&m), "VERMILION_DOCK", &I(0), &I(0)),
+            Err(BlockUnavailable)
+        );
+
+        let mut m = dock(GameVersion::Red);
+        m.corrupt_storage_for_test(|b| b[0] = 5);
+        assert_eq!(
+            active_block_at(Some(&m), "VERMILION_DOCK", &I(0), &I(0)),
+            Err(BlockUnavailable)
+        );
+        // Other slots still read fine.
+        assert_eq!(
+            active_block_at(Some(&m), "VERMILION_DOCK", &I(1), &I(0)),
+            Ok(2)
+        );
+        // Out of bounds is still reported before the storage check.
+        assert_eq!(
+            active_block_at(Some(&m), "VERMILION_DOCK", &I(20), &I(0)),
+            Err(BlockCoordinatesOutOfBounds)
+        );
+    }
+
+    #[test]
+    fn replaced_blocks_read_back_and_read_never_mutates() {
+        let mut m = dock(GameVersion::Red);
+        m.set_block(5, 1, 1).unwrap();
+        let before: Vec<u32> = m.storage().to_vec();
+        let replaced = m.replaced().clone();
+        for y in -1..8 {
+            for x in -1..16 {
+                let _ = active_block_at(Some(&m), "VERMILION_DOCK", &I(x), &I(y));
+            }
+        }
+        assert_eq!(m.storage(), &before[..]);
+        assert_eq!(m.replaced(), &replaced);
+        assert_eq!(
+            active_block_at(Some(&m), "VERMILION_DOCK", &I(5), &I(1)),
+            Ok(1)
+        );
+    }
+
+    #[test]
+    fn versions_answer_from_their_own_data() {
+        let red = dock(GameVersion::Red);
+        let blue = dock(GameVersion::Blue);
+        let yellow = dock(GameVersion::Yellow);
+        let read = |m: &ActiveMap, x, y| active_block_at(Some(m), "VERMILION_DOCK", &I(x), &I(y));
+        assert_eq!(read(&red, 3, 0), Ok(3));
+        assert_eq!(read(&blue, 3, 0), Ok(3));
+        assert_eq!(read(&yellow, 3, 0), Ok(0));
+        assert_eq!(read(&yellow, 2, 0), Ok(3));
+        // The ship blocks are where §3.3 says in every version.
+        for m in [&red, &blue, &yellow] {
+            let ship: Vec<u32> = (1..=2)
+                .flat_map(|y| (5..=8).map(move |x| (x, y)))
+                .map(|(x, y)| read(m, x, y).unwrap())
+                .collect();
+            assert_eq!(ship, vec![20, 21, 22, 23, 24, 25, 26, 27]);
+        }
+    }
+}

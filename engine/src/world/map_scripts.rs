@@ -1,0 +1,196 @@
+//! Map scripts: per-map handlers (`onEnter`, talk by text constant) contributed by owners with
+//! a priority. The engine's own handlers are the `base` contribution (see
+//! [`super::base_scripts`]); mods add theirs through the same registry later.
+//!
+//! Order (reference §3.2): priority descending; at equal priority the later registration comes
+//! first, so base (priority 0, registered first) sits behind every default-priority mod.
+//! A contribution with `replaces_base` drops the base handlers of its map.
+//! * `onEnter`: every handler runs, in order.
+//! * talk: one winner, the first contribution in order that has the text constant;
+//!   [`Handler::Suppress`] wins by doing nothing.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::rc::Rc;
+
+use super::script::ScriptRow;
+use super::{Overworld, WorldCtx};
+
+/// Owner name of the engine's own contributions.
+pub const BASE_OWNER: &str = "base";
+
+/// A native handler: engine code.
+pub type NativeFn = fn(&mut Overworld, &mut WorldCtx<'_>);
+/// A host handler (a mod's callback wrapped by its host); errors are reported, never fatal.
+pub type DynFn = dyn Fn(&mut Overworld, &mut WorldCtx<'_>) -> Result<(), String>;
+
+#[derive(Clone)]
+pub enum Handler {
+    Native(NativeFn),
+    Dyn(Rc<DynFn>),
+    /// Queue these rows as a script.
+    Rows(Vec<ScriptRow>),
+    /// Do nothing (a mod switching a base talk off).
+    Suppress,
+}
+
+impl fmt::Debug for Handler {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Handler::Native(_) => f.write_str("Native"),
+            Handler::Dyn(_) => f.write_str("Dyn"),
+            Handler::Rows(r) => write!(f, "Rows({})", r.len()),
+            Handler::Suppress => f.write_str("Suppress"),
+        }
+    }
+}
+
+/// One owner's handlers for one map.
+#[derive(Clone, Debug, Default)]
+pub struct Contribution {
+    pub on_enter: Option<Handler>,
+    pub talk: BTreeMap<String, Handler>,
+    pub replaces_base: bool,
+}
+
+#[derive(Clone, Debug)]
+struct Entry {
+    owner: String,
+    priority: i32,
+    seq: u64,
+    contribution: Contribution,
+}
+
+/// Every map's contributions.
+#[derive(Clone, Debug, Default)]
+pub struct MapScriptRegistry {
+    by_map: BTreeMap<String, Vec<Entry>>,
+    next_seq: u64,
+}
+
+impl MapScriptRegistry {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Add `owner`'s contribution to `map` at `priority`.
+    pub fn contribute(
+        &mut self,
+        map: &str,
+        owner: &str,
+        priority: i32,
+        contribution: Contribution,
+    ) {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        let list = self.by_map.entry(map.to_owned()).or_default();
+        list.push(Entry {
+            owner: owner.to_owned(),
+            priority,
+            seq,
+            contribution,
+        });
+        // Priority descending, later registration first at equal priority.
+        list.sort_by(|a, b| b.priority.cmp(&a.priority).then(b.seq.cmp(&a.seq)));
+    }
+
+    /// Remove every contribution of `owner` (owner cleanup).
+    pub fn remove_owner(&mut self, owner: &str) {
+        for list in self.by_map.values_mut() {
+            list.retain(|e| e.owner != owner);
+        }
+        self.by_map.retain(|_, l| !l.is_empty());
+    }
+
+    fn active(&self, map: &str) -> impl Iterator<Item = &Entry> {
+        let list = self.by_map.get(map).map(Vec::as_slice).unwrap_or(&[]);
+        let base_dropped = list
+            .iter()
+            .any(|e| e.contribution.replaces_base && e.owner != BASE_OWNER);
+        list.iter()
+            .filter(move |e| !(base_dropped && e.owner == BASE_OWNER))
+    }
+
+    /// `onEnter` handlers of `map`, in dispatch order, with their owners.
+    pub fn on_enter(&self, map: &str) -> Vec<(String, Handler)> {
+        self.active(map)
+            .filter_map(|e| {
+                e.contribution
+                    .on_enter
+                    .clone()
+                    .map(|h| (e.owner.clone(), h))
+            })
+            .collect()
+    }
+
+    /// The winning talk handler for `text` on `map`, with its owner.
+    pub fn talk(&self, map: &str, text: &str) -> Option<(String, Handler)> {
+        self.active(map).find_map(|e| {
+            e.contribution
+                .talk
+                .get(text)
+                .map(|h| (e.owner.clone(), h.clone()))
+        })
+    }
+
+    /// Owners contributing to `map`, in dispatch order.
+    pub fn owners(&self, map: &str) -> Vec<String> {
+        self.active(map).map(|e| e.owner.clone()).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn talk(rows: usize) -> Contribution {
+        let mut c = Contribution::default();
+        c.talk
+            .insert("_T".into(), Handler::Rows(vec![ScriptRow::StopMusic; rows]));
+        c
+    }
+
+    #[test]
+    fn priority_then_later_registration_first() {
+        let mut r = MapScriptRegistry::new();
+        r.contribute("M", BASE_OWNER, 0, talk(1));
+        r.contribute("M", "a", 0, talk(2));
+        r.contribute("M", "b", 5, talk(3));
+        r.contribute("M", "c", 0, talk(4));
+        assert_eq!(r.owners("M"), vec!["b", "c", "a", "base"]);
+        let (owner, h) = r.talk("M", "_T").unwrap();
+        assert_eq!(owner, "b");
+        assert!(matches!(h, Handler::Rows(v) if v.len() == 3));
+        r.remove_owner("b");
+        assert_eq!(r.talk("M", "_T").unwrap().0, "c");
+        assert!(r.talk("M", "_Other").is_none());
+        assert!(r.talk("N", "_T").is_none());
+    }
+
+    #[test]
+    fn replaces_base_drops_base_only() {
+        let mut r = MapScriptRegistry::new();
+        r.contribute(
+            "M",
+            BASE_OWNER,
+            0,
+            Contribution {
+                on_enter: Some(Handler::Suppress),
+                ..talk(1)
+            },
+        );
+        r.contribute(
+            "M",
+            "m",
+            -1,
+            Contribution {
+                replaces_base: true,
+                on_enter: Some(Handler::Suppress),
+                ..Default::default()
+            },
+        );
+        assert_eq!(r.on_enter("M").len(), 1);
+        assert_eq!(r.on_enter("M")[0].0, "m");
+        assert!(r.talk("M", "_T").is_none());
+    }
+}

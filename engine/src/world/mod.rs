@@ -1,0 +1,42 @@
+//! The overworld: fixture maps (data files embedded at build time), the tick-driven simulation
+//! (movement, collision, warps, text boxes, the script runner), map scripts with base
+//! contributions, and the RFC 0013 block read.
+//!
+//! | module | concern |
+//! |---|---|
+//! | [`types`] | small shared enums: direction, input, game version |
+//! | [`tileset`] | block id → 2×2 cell kinds (walkable, water, grass, door) |
+//! | [`map`] | serde map definitions (`MapDef`, warps, signs, NPCs, encounter tables) and their schema check |
+//! | [`store`] | the embedded map sets of `red`, `blue`, `yellow`, parsed once |
+//! | [`active_map`] | the runtime copy of the active map (block storage + layered accessor) |
+//! | [`block_read`] | `active_block_at` (RFC 0013) and its failure reasons |
+//! | [`encounters`] | Gen 1 grass encounter roll (rate byte, ten weighted slots) |
+//! | [`script`] | script rows and the runner's per-row state |
+//! | [`map_scripts`] | per-map handler registry (`onEnter`, talk), priority order |
+//! | [`base_scripts`] | the engine's base contributions (Vermilion Dock, the captain, …) |
+//! | [`presentation`] | rows of what the player sees, formatted lazily |
+//! | [`overworld`] | the simulation state and `step(input)` |
+//! | [`sites`] | hook/event call sites of the overworld (guarded, zero cost when unused) |
+
+pub mod active_map;
+pub mod base_scripts;
+pub mod block_read;
+pub mod encounters;
+pub mod map;
+pub mod map_scripts;
+pub mod overworld;
+pub mod presentation;
+pub mod script;
+pub mod sites;
+pub mod store;
+pub mod tileset;
+pub mod types;
+
+pub use active_map::ActiveMap;
+pub use block_read::BlockReadError;
+pub use map::{MapDef, WarpDef};
+pub use overworld::{BusyState, Overworld, WorldCtx};
+pub use presentation::PresentationRow;
+pub use script::ScriptRow;
+pub use store::MapSet;
+pub use types::{Direction, GameVersion, Input};

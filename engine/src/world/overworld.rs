@@ -1,0 +1,827 @@
+//! The overworld simulation, advanced one tick per [`Overworld::step`].
+//!
+//! Each tick does exactly one of these, in this order (the first that applies):
+//! 1. a warp transition advances (fade-out, map swap + `onEnter`, fade-in); input ignored;
+//! 2. the front screen (text box, start menu) takes the input (A closes a text box and runs
+//!    its close action; B/START close the menu);
+//! 3. a map animation advances (e.g. the S.S. Anne leaving);
+//! 4. the player's step advances; on arrival: step-on warps, grass encounters, `world.stepped`;
+//! 5. the script runner runs rows until one blocks (player input is locked meanwhile);
+//! 6. idle: a direction turns the player (if not facing it) or starts a step (collision,
+//!    edge warps), A talks to the NPC or sign ahead, START opens the menu.
+//!
+//! Busy states are real fields; [`Overworld::busy`] reports them in the checkpoint order
+//! `screen_busy`, `transition_busy`, `script_busy`, `animation_busy`, `movement_busy`.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::rc::Rc;
+
+use pallet_api::reasons::CheckpointCode;
+use pallet_api::{Runtime, Value};
+use serde::{Deserialize, Serialize};
+
+use super::active_map::ActiveMap;
+use super::block_read::{self, BlockReadError};
+use super::encounters::{self, WildEncounter};
+use super::map_scripts::{Handler, MapScriptRegistry};
+use super::presentation::{FeedRow, PresentationRow, TextRef};
+use super::script::{Runner, Script};
+use super::sites;
+use super::store::MapSet;
+use super::tileset::CellKind;
+use super::types::{Direction, GameVersion, Input};
+use crate::rng::Rng;
+
+/// Ticks one step takes (walking and surfing).
+pub const STEP_TICKS: u32 = 8;
+/// Ticks of a warp's fade-out (the map swaps at its end) and fade-in.
+pub const FADE_OUT_TICKS: u32 = 8;
+pub const FADE_IN_TICKS: u32 = 8;
+/// Ticks between the ship-departure animation's frames (one ship column per frame).
+pub const SHIP_FRAME_TICKS: u32 = 16;
+
+/// Event flags as the save stores them.
+pub trait FlagStore {
+    fn flag(&self, name: &str) -> bool;
+    fn set_flag(&mut self, name: &str, on: bool);
+}
+
+impl FlagStore for BTreeSet<String> {
+    fn flag(&self, name: &str) -> bool {
+        self.contains(name)
+    }
+    fn set_flag(&mut self, name: &str, on: bool) {
+        if on {
+            self.insert(name.to_owned());
+        } else {
+            self.remove(name);
+        }
+    }
+}
+
+impl FlagStore for BTreeMap<String, bool> {
+    fn flag(&self, name: &str) -> bool {
+        self.get(name).copied().unwrap_or(false)
+    }
+    fn set_flag(&mut self, name: &str, on: bool) {
+        if on {
+            self.insert(name.to_owned(), true);
+        } else {
+            self.remove(name);
+        }
+    }
+}
+
+/// What the overworld borrows from the game for one tick.
+pub struct WorldCtx<'a> {
+    pub version: GameVersion,
+    pub flags: &'a mut dyn FlagStore,
+    pub rng: &'a mut Rng,
+    pub rt: &'a Runtime,
+    pub feed: &'a mut Vec<FeedRow>,
+    /// The game tick being simulated (stamped on presentation rows).
+    pub tick: u64,
+}
+
+impl WorldCtx<'_> {
+    pub fn show(&mut self, row: PresentationRow) {
+        self.feed.push(FeedRow {
+            tick: self.tick,
+            row,
+        });
+    }
+}
+
+/// A place a warp leads to.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WarpTarget {
+    pub map: String,
+    pub x: u32,
+    pub y: u32,
+    pub facing: Direction,
+}
+
+impl WarpTarget {
+    pub fn new(map: &str, x: u32, y: u32, facing: Direction) -> WarpTarget {
+        WarpTarget {
+            map: map.to_owned(),
+            x,
+            y,
+            facing,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Player {
+    pub x: u32,
+    pub y: u32,
+    pub facing: Direction,
+    pub surfing: bool,
+}
+
+/// A step in progress (`player.moving` / target cell set).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Movement {
+    pub dir: Direction,
+    /// Ticks done, 1..=STEP_TICKS.
+    pub elapsed: u32,
+    pub to_x: u32,
+    pub to_y: u32,
+    /// Started by a script row (no step-on warps, no encounters).
+    pub scripted: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Transition {
+    pub target: WarpTarget,
+    pub elapsed: u32,
+    pub swapped: bool,
+}
+
+/// What closing a text box does (data, never code: checkpoints can capture it).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CloseAction {
+    Warp(WarpTarget),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Screen {
+    Text {
+        id: u64,
+        text: TextRef,
+        on_close: Option<CloseAction>,
+    },
+    StartMenu,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Animation {
+    /// The S.S. Anne sails off: every `SHIP_FRAME_TICKS` one ship column becomes water.
+    ShipDeparture { next_column: usize, ticks: u32 },
+}
+
+/// The busy states checkpoints refuse, in their check order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BusyState {
+    Screen,
+    Transition,
+    Script,
+    Animation,
+    Movement,
+}
+
+impl BusyState {
+    pub fn code(self) -> CheckpointCode {
+        match self {
+            BusyState::Screen => CheckpointCode::ScreenBusy,
+            BusyState::Transition => CheckpointCode::TransitionBusy,
+            BusyState::Script => CheckpointCode::ScriptBusy,
+            BusyState::Animation => CheckpointCode::AnimationBusy,
+            BusyState::Movement => CheckpointCode::MovementBusy,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        self.code().as_str()
+    }
+}
+
+/// Why a step could not be taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Blocked {
+    Edge,
+    Cell,
+    Npc,
+}
+
+pub struct Overworld {
+    pub(super) maps: MapSet,
+    pub(super) scripts: Rc<MapScriptRegistry>,
+    pub(super) map: ActiveMap,
+    pub(super) player: Player,
+    pub(super) movement: Option<Movement>,
+    pub(super) transition: Option<Transition>,
+    pub(super) screens: VecDeque<Screen>,
+    pub(super) animation: Option<Animation>,
+    pub(super) runner: Runner,
+    pub(super) encounter: Option<WildEncounter>,
+    pub(super) music: Option<String>,
+    next_screen_id: u64,
+    diagnostics: Vec<String>,
+}
+
+impl Overworld {
+    /// Load `at` as the first map (runs its `onEnter`, emits `map.entered` with `via = "load"`).
+    pub fn new(
+        maps: MapSet,
+        scripts: Rc<MapScriptRegistry>,
+        at: &WarpTarget,
+        ctx: &mut WorldCtx<'_>,
+    ) -> Result<Overworld, String> {
+        let map = Self::instantiate(&maps, &at.map)?;
+        Self::check_cell(&map, at)?;
+        let mut ow = Overworld {
+            maps,
+            scripts,
+            map,
+            player: Player {
+                x: at.x,
+                y: at.y,
+                facing: at.facing,
+                surfing: false,
+            },
+            movement: None,
+            transition: None,
+            screens: VecDeque::new(),
+            animation: None,
+            runner: Runner::default(),
+            encounter: None,
+            music: None,
+            next_screen_id: 1,
+            diagnostics: Vec::new(),
+        };
+        ow.enter_loaded_map(None, "load", ctx);
+        Ok(ow)
+    }
+
+    fn instantiate(maps: &MapSet, id: &str) -> Result<ActiveMap, String> {
+        let def = maps
+            .get(id)
+            .ok_or_else(|| format!("unknown map: {id}"))?
+            .clone();
+        let tileset = maps
+            .tilesets
+            .get(&def.tileset)
+            .ok_or_else(|| format!("map {id}: unknown tileset {}", def.tileset))?
+            .clone();
+        Ok(ActiveMap::new(def, tileset))
+    }
+
+    fn check_cell(map: &ActiveMap, at: &WarpTarget) -> Result<(), String> {
+        if map.cell_kind(i64::from(at.x), i64::from(at.y)).is_none() {
+            return Err(format!("cell ({}, {}) outside {}", at.x, at.y, at.map));
+        }
+        Ok(())
+    }
+
+    // ----- reads ---------------------------------------------------------------------------
+
+    pub fn map(&self) -> &ActiveMap {
+        &self.map
+    }
+
+    pub fn map_id(&self) -> &str {
+        self.map.id()
+    }
+
+    pub fn maps(&self) -> &MapSet {
+        &self.maps
+    }
+
+    pub fn player(&self) -> &Player {
+        &self.player
+    }
+
+    pub fn movement(&self) -> Option<&Movement> {
+        self.movement.as_ref()
+    }
+
+    pub fn transition(&self) -> Option<&Transition> {
+        self.transition.as_ref()
+    }
+
+    pub fn animation(&self) -> Option<&Animation> {
+        self.animation.as_ref()
+    }
+
+    pub fn runner(&self) -> &Runner {
+        &self.runner
+    }
+
+    /// The visible screen (front of the queue), if any.
+    pub fn screen(&self) -> Option<&Screen> {
+        self.screens.front()
+    }
+
+    pub fn music(&self) -> Option<&str> {
+        self.music.as_deref()
+    }
+
+    pub fn diagnostics(&self) -> &[String] {
+        &self.diagnostics
+    }
+
+    pub(super) fn diagnostic(&mut self, msg: String) {
+        self.diagnostics.push(msg);
+    }
+
+    /// The first busy state in checkpoint order, `None` when idle.
+    pub fn busy(&self) -> Option<BusyState> {
+        if !self.screens.is_empty() {
+            Some(BusyState::Screen)
+        } else if self.transition.is_some() {
+            Some(BusyState::Transition)
+        } else if self.runner.busy() {
+            Some(BusyState::Script)
+        } else if self.animation.is_some() {
+            Some(BusyState::Animation)
+        } else if self.movement.is_some() {
+            Some(BusyState::Movement)
+        } else {
+            None
+        }
+    }
+
+    pub fn is_idle(&self) -> bool {
+        self.busy().is_none()
+    }
+
+    /// RFC 0013 block read on this overworld (see [`block_read::active_block_at`]).
+    pub fn active_block_at(
+        &self,
+        map_id: &str,
+        bx: &Value,
+        by: &Value,
+    ) -> Result<u32, BlockReadError> {
+        block_read::active_block_at(Some(&self.map), map_id, bx, by)
+    }
+
+    /// Take the pending wild encounter (the game starts the battle).
+    pub fn take_encounter(&mut self) -> Option<WildEncounter> {
+        self.encounter.take()
+    }
+
+    pub(super) fn screen_open(&self, id: u64) -> bool {
+        self.screens
+            .iter()
+            .any(|s| matches!(s, Screen::Text { id: i, .. } if *i == id))
+    }
+
+    // ----- the tick ------------------------------------------------------------------------
+
+    pub fn step(&mut self, input: Input, ctx: &mut WorldCtx<'_>) {
+        if self.transition.is_some() {
+            self.advance_transition(ctx);
+            return;
+        }
+        if !self.screens.is_empty() {
+            self.screen_input(input, ctx);
+            return;
+        }
+        if self.animation.is_some() {
+            self.advance_animation(ctx);
+            return;
+        }
+        if self.movement.is_some() {
+            let arrived = self.advance_movement(ctx);
+            if !(arrived && self.runner.busy() && self.transition.is_none()) {
+                return;
+            }
+        }
+        if self.runner.busy() {
+            self.advance_runner(ctx);
+            return;
+        }
+        self.idle_input(input, ctx);
+    }
+
+    fn idle_input(&mut self, input: Input, ctx: &mut WorldCtx<'_>) {
+        if let Some(dir) = input.direction() {
+            if self.player.facing != dir {
+                self.face(dir, ctx);
+                return;
+            }
+            let (tx, ty) = self.ahead(dir);
+            let off_map = self.map.cell_kind(tx, ty).is_none();
+            if off_map {
+                if let Some(w) = self
+                    .map
+                    .def()
+                    .warp_at(self.player.x, self.player.y)
+                    .cloned()
+                {
+                    // Edge warp: pushing off the map while standing on a warp cell.
+                    let _ = self.start_warp(&w.to, w.to_x, w.to_y, w.facing, ctx);
+                    return;
+                }
+            }
+            self.try_start_move(dir, false, ctx);
+            return;
+        }
+        match input {
+            Input::A => self.interact(ctx),
+            Input::Start => {
+                self.screens.push_back(Screen::StartMenu);
+                ctx.show(PresentationRow::MenuOpened);
+            }
+            _ => {}
+        }
+    }
+
+    fn screen_input(&mut self, input: Input, ctx: &mut WorldCtx<'_>) {
+        match self.screens.front() {
+            Some(Screen::Text { .. }) if input == Input::A => {
+                if let Some(Screen::Text { on_close, .. }) = self.screens.pop_front() {
+                    ctx.show(PresentationRow::TextClosed);
+                    if let Some(next) = self.screens.front() {
+                        if let Screen::Text { text, .. } = next {
+                            ctx.show(PresentationRow::TextOpened { text: text.clone() });
+                        }
+                    }
+                    match on_close {
+                        Some(CloseAction::Warp(t)) => {
+                            if let Err(e) = self.start_warp(&t.map, t.x, t.y, t.facing, ctx) {
+                                self.diagnostic(format!("text close warp: {e}"));
+                            }
+                        }
+                        None => {}
+                    }
+                }
+            }
+            Some(Screen::StartMenu) if matches!(input, Input::B | Input::Start) => {
+                self.screens.pop_front();
+                ctx.show(PresentationRow::MenuClosed);
+            }
+            _ => {}
+        }
+    }
+
+    // ----- movement ------------------------------------------------------------------------
+
+    fn ahead(&self, dir: Direction) -> (i64, i64) {
+        let (dx, dy) = dir.delta();
+        (
+            i64::from(self.player.x) + i64::from(dx),
+            i64::from(self.player.y) + i64::from(dy),
+        )
+    }
+
+    fn passable(&self, x: i64, y: i64) -> Result<CellKind, Blocked> {
+        let kind = self.map.cell_kind(x, y).ok_or(Blocked::Edge)?;
+        let ok = kind.walkable() || (kind.is_water() && self.player.surfing);
+        if !ok {
+            return Err(Blocked::Cell);
+        }
+        if self
+            .map
+            .def()
+            .npcs
+            .iter()
+            .any(|n| i64::from(n.x) == x && i64::from(n.y) == y)
+        {
+            return Err(Blocked::Npc);
+        }
+        Ok(kind)
+    }
+
+    pub(super) fn face(&mut self, dir: Direction, ctx: &mut WorldCtx<'_>) {
+        if self.player.facing != dir {
+            self.player.facing = dir;
+            ctx.show(PresentationRow::Turned { facing: dir });
+        }
+    }
+
+    /// Turn to `dir` and start one step if the cell ahead allows it. Returns whether a step
+    /// started; a refused step shows a bump.
+    pub(super) fn try_start_move(
+        &mut self,
+        dir: Direction,
+        scripted: bool,
+        ctx: &mut WorldCtx<'_>,
+    ) -> bool {
+        self.face(dir, ctx);
+        let (tx, ty) = self.ahead(dir);
+        match self.passable(tx, ty) {
+            Ok(_) => {
+                self.movement = Some(Movement {
+                    dir,
+                    elapsed: 1,
+                    to_x: tx as u32,
+                    to_y: ty as u32,
+                    scripted,
+                });
+                true
+            }
+            Err(_) => {
+                ctx.show(PresentationRow::Bumped {
+                    x: self.player.x,
+                    y: self.player.y,
+                    facing: dir,
+                });
+                false
+            }
+        }
+    }
+
+    /// Advance the current step; returns whether it arrived this tick.
+    fn advance_movement(&mut self, ctx: &mut WorldCtx<'_>) -> bool {
+        let Some(m) = self.movement.as_mut() else {
+            return false;
+        };
+        m.elapsed += 1;
+        if m.elapsed < STEP_TICKS {
+            return false;
+        }
+        let Some(m) = self.movement.take() else {
+            return false;
+        };
+        self.player.x = m.to_x;
+        self.player.y = m.to_y;
+        let kind = self.map.cell_kind(i64::from(m.to_x), i64::from(m.to_y));
+        if self.player.surfing && !kind.is_some_and(CellKind::is_water) {
+            self.player.surfing = false;
+            ctx.show(PresentationRow::SurfEnded);
+        }
+        ctx.show(PresentationRow::Stepped {
+            map: self.map.id().to_owned(),
+            x: m.to_x,
+            y: m.to_y,
+            facing: m.dir,
+        });
+        sites::world_stepped(ctx.rt, self.map.id(), m.to_x, m.to_y);
+        if m.scripted || self.runner.busy() {
+            return true;
+        }
+        if let Some(w) = self.map.def().warp_at(m.to_x, m.to_y).cloned() {
+            if let Err(e) = self.start_warp(&w.to, w.to_x, w.to_y, w.facing, ctx) {
+                self.diagnostic(format!("warp: {e}"));
+            }
+            return true;
+        }
+        if kind.is_some_and(CellKind::is_grass) {
+            if let Some(table) = self.map.def().encounters.as_ref() {
+                if let Some(enc) = encounters::roll_grass(table, ctx.rng) {
+                    ctx.show(PresentationRow::WildEncounter {
+                        species: enc.species.clone(),
+                        level: enc.level,
+                    });
+                    self.encounter = Some(enc);
+                }
+            }
+        }
+        true
+    }
+
+    pub(super) fn set_surfing(&mut self, on: bool, ctx: &mut WorldCtx<'_>) {
+        if self.player.surfing != on {
+            self.player.surfing = on;
+            ctx.show(if on {
+                PresentationRow::SurfStarted
+            } else {
+                PresentationRow::SurfEnded
+            });
+        }
+    }
+
+    // ----- warps ---------------------------------------------------------------------------
+
+    /// Start a warp transition to `map` cell `(x, y)`. Refused while one is running, for an
+    /// unknown map, or for a cell outside the target map.
+    pub fn start_warp(
+        &mut self,
+        map: &str,
+        x: u32,
+        y: u32,
+        facing: Direction,
+        ctx: &mut WorldCtx<'_>,
+    ) -> Result<(), String> {
+        if self.transition.is_some() {
+            return Err("the world is mid-warp".into());
+        }
+        let def = self
+            .maps
+            .get(map)
+            .ok_or_else(|| format!("unknown map: {map}"))?;
+        if x >= def.cell_width() || y >= def.cell_height() {
+            return Err(format!("cell ({x}, {y}) outside {map}"));
+        }
+        ctx.show(PresentationRow::WarpStarted {
+            from: self.map.id().to_owned(),
+            to: map.to_owned(),
+            x,
+            y,
+            facing,
+        });
+        self.transition = Some(Transition {
+            target: WarpTarget::new(map, x, y, facing),
+            elapsed: 0,
+            swapped: false,
+        });
+        Ok(())
+    }
+
+    fn advance_transition(&mut self, ctx: &mut WorldCtx<'_>) {
+        let Some(mut t) = self.transition.take() else {
+            return;
+        };
+        t.elapsed += 1;
+        if !t.swapped && t.elapsed >= FADE_OUT_TICKS {
+            t.swapped = true;
+            match Self::instantiate(&self.maps, &t.target.map) {
+                Ok(map) => {
+                    let from = self.map.id().to_owned();
+                    sites::map_exited(ctx.rt, &from, &t.target.map);
+                    self.map = map;
+                    self.player.x = t.target.x;
+                    self.player.y = t.target.y;
+                    self.player.facing = t.target.facing;
+                    self.movement = None;
+                    let on_water = self
+                        .map
+                        .cell_kind(i64::from(t.target.x), i64::from(t.target.y))
+                        .is_some_and(CellKind::is_water);
+                    self.player.surfing = self.player.surfing && on_water;
+                    // The fade-in runs after the new map's scripts queued their work.
+                    self.transition = Some(t);
+                    self.enter_loaded_map(Some(&from), "warp", ctx);
+                    return;
+                }
+                Err(e) => self.diagnostic(format!("warp: {e}")),
+            }
+        }
+        if t.elapsed < FADE_OUT_TICKS + FADE_IN_TICKS {
+            self.transition = Some(t);
+        }
+    }
+
+    /// After the active map changed: presentation, music, `map.entered`, `onEnter` handlers.
+    fn enter_loaded_map(&mut self, from: Option<&str>, via: &str, ctx: &mut WorldCtx<'_>) {
+        let id = self.map.id().to_owned();
+        ctx.show(PresentationRow::MapEntered {
+            map: id.clone(),
+            x: self.player.x,
+            y: self.player.y,
+            facing: self.player.facing,
+        });
+        if let Some(music) = self.map.def().music.clone() {
+            if self.music.as_deref() != Some(music.as_str()) {
+                self.play_music(&music, ctx);
+            }
+        }
+        sites::map_entered(ctx.rt, &id, from, via);
+        let scripts = Rc::clone(&self.scripts);
+        for (owner, handler) in scripts.on_enter(&id) {
+            self.run_handler(&owner, handler, format!("{id}.onEnter"), ctx);
+        }
+    }
+
+    fn run_handler(
+        &mut self,
+        owner: &str,
+        handler: Handler,
+        source: String,
+        ctx: &mut WorldCtx<'_>,
+    ) {
+        match handler {
+            Handler::Native(f) => f(self, ctx),
+            Handler::Dyn(f) => {
+                if let Err(e) = f(self, ctx) {
+                    ctx.rt.report_error(owner, &e);
+                    self.diagnostic(format!("{owner}: {source}: {e}"));
+                }
+            }
+            Handler::Rows(rows) => self.enqueue_script(Script::new(source, rows)),
+            Handler::Suppress => {}
+        }
+    }
+
+    // ----- talking, text boxes -------------------------------------------------------------
+
+    fn interact(&mut self, ctx: &mut WorldCtx<'_>) {
+        let (tx, ty) = self.ahead(self.player.facing);
+        let def = self.map.def();
+        let text = def
+            .npcs
+            .iter()
+            .find(|n| i64::from(n.x) == tx && i64::from(n.y) == ty)
+            .map(|n| n.text.clone())
+            .or_else(|| {
+                def.signs
+                    .iter()
+                    .find(|s| i64::from(s.x) == tx && i64::from(s.y) == ty)
+                    .map(|s| s.text.clone())
+            });
+        let Some(text) = text else { return };
+        self.talk(&text, ctx);
+    }
+
+    /// Dispatch talk for a text constant: the winning map-script handler, else the text itself.
+    pub fn talk(&mut self, text: &str, ctx: &mut WorldCtx<'_>) {
+        let map = self.map.id().to_owned();
+        match self.scripts.talk(&map, text) {
+            Some((owner, handler)) => {
+                self.run_handler(&owner, handler, format!("{map}.talk.{text}"), ctx)
+            }
+            None => {
+                self.open_text(TextRef::Const(text.to_owned()), None, ctx);
+            }
+        }
+    }
+
+    /// Queue a text box; returns its id. It shows now if no other screen is up.
+    pub fn open_text(
+        &mut self,
+        text: TextRef,
+        on_close: Option<CloseAction>,
+        ctx: &mut WorldCtx<'_>,
+    ) -> u64 {
+        let id = self.next_screen_id;
+        self.next_screen_id += 1;
+        if self.screens.is_empty() {
+            ctx.show(PresentationRow::TextOpened { text: text.clone() });
+        }
+        self.screens.push_back(Screen::Text { id, text, on_close });
+        id
+    }
+
+    // ----- flags, sound, blocks, animations ------------------------------------------------
+
+    pub fn set_flag(&mut self, name: &str, on: bool, ctx: &mut WorldCtx<'_>) {
+        if ctx.flags.flag(name) != on {
+            ctx.flags.set_flag(name, on);
+            ctx.show(PresentationRow::FlagChanged {
+                flag: name.to_owned(),
+                value: on,
+            });
+        }
+    }
+
+    pub(super) fn play_music(&mut self, music: &str, ctx: &mut WorldCtx<'_>) {
+        self.music = Some(music.to_owned());
+        ctx.show(PresentationRow::Music {
+            id: music.to_owned(),
+        });
+    }
+
+    pub(super) fn stop_music(&mut self, ctx: &mut WorldCtx<'_>) {
+        if self.music.take().is_some() {
+            ctx.show(PresentationRow::MusicStopped);
+        }
+    }
+
+    /// Replace one block of the active map (runtime only; emits `world.block_replaced`).
+    pub fn replace_block(
+        &mut self,
+        bx: u32,
+        by: u32,
+        block: u32,
+        ctx: &mut WorldCtx<'_>,
+    ) -> Result<(), String> {
+        self.map.set_block(bx, by, block)?;
+        ctx.show(PresentationRow::BlockReplaced {
+            map: self.map.id().to_owned(),
+            bx,
+            by,
+            block,
+        });
+        sites::block_replaced(ctx.rt, self.map.id(), bx, by, block);
+        Ok(())
+    }
+
+    pub(super) fn start_ship_departure(&mut self, ctx: &mut WorldCtx<'_>) {
+        if self.map.id() != super::base_scripts::DOCK {
+            self.diagnostic(format!(
+                "ss_anne_departs on {}: no ship here",
+                self.map.id()
+            ));
+            return;
+        }
+        ctx.show(PresentationRow::AnimationStarted {
+            name: "ss_anne_departs".into(),
+        });
+        self.animation = Some(Animation::ShipDeparture {
+            next_column: 0,
+            ticks: 0,
+        });
+    }
+
+    fn advance_animation(&mut self, ctx: &mut WorldCtx<'_>) {
+        let Some(Animation::ShipDeparture { next_column, ticks }) = self.animation.take() else {
+            return;
+        };
+        let ticks = ticks + 1;
+        if ticks < SHIP_FRAME_TICKS {
+            self.animation = Some(Animation::ShipDeparture { next_column, ticks });
+            return;
+        }
+        let columns = super::base_scripts::DOCK_SHIP_COLUMNS;
+        if let Some(&bx) = columns.get(next_column) {
+            for &(by, water) in super::base_scripts::DOCK_SHIP_ROWS.iter() {
+                if let Err(e) = self.replace_block(bx, by, water, ctx) {
+                    self.diagnostic(format!("ss_anne_departs: {e}"));
+                }
+            }
+        }
+        if next_column + 1 < columns.len() {
+            self.animation = Some(Animation::ShipDeparture {
+                next_column: next_column + 1,
+                ticks: 0,
+            });
+        } else {
+            ctx.show(PresentationRow::AnimationEnded {
+                name: "ss_anne_departs".into(),
+            });
+        }
+    }
+}

@@ -1,0 +1,342 @@
+//! Script rows and the runner. A script is an ordered queue of rows; the runner executes rows
+//! until one blocks (a text box waiting for A, a wait, a player move, a warp, an animation) and
+//! resumes on a later tick. Rows are plain data (serde, `{"cmd": "wait", "ticks": 120}`), so
+//! mods can contribute them later and checkpoints can capture a running script.
+
+use std::collections::VecDeque;
+
+use serde::{Deserialize, Serialize};
+
+use super::presentation::{PresentationRow, TextRef};
+use super::types::Direction;
+use super::{Overworld, WorldCtx};
+
+/// One script row.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "cmd", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ScriptRow {
+    /// Show a text constant in a box; the script waits until the player closes it with A.
+    Text {
+        text: String,
+    },
+    /// Show a literal text (mods, fallbacks); waits like `text`.
+    Say {
+        literal: String,
+    },
+    /// Do nothing for `ticks` ticks.
+    Wait {
+        ticks: u32,
+    },
+    /// Walk the player `n` cells (collision applies; a blocked step ends the row).
+    MovePlayer {
+        dir: Direction,
+        n: u32,
+    },
+    /// Turn the player (`face_player_dir`).
+    FacePlayer {
+        dir: Direction,
+    },
+    /// Warp with a transition; the script resumes on the new map after the fade-in.
+    Warp {
+        map: String,
+        x: u32,
+        y: u32,
+        facing: Direction,
+    },
+    SetFlag {
+        flag: String,
+    },
+    ClearFlag {
+        flag: String,
+    },
+    /// Presentation rows: sound effect, music change, music stop.
+    PlaySound {
+        sound: String,
+    },
+    PlayMusic {
+        music: String,
+    },
+    StopMusic,
+    /// Replace one block of the active map.
+    ReplaceBlock {
+        bx: u32,
+        by: u32,
+        block: u32,
+    },
+    /// Start or stop surfing.
+    SetSurfing {
+        on: bool,
+    },
+    /// The S.S. Anne leaves Vermilion Dock: an animation that erases the ship blocks with water.
+    SsAnneDeparts,
+}
+
+/// A queued script: where it came from (for the transcript and diagnostics) and its rows.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Script {
+    pub source: String,
+    pub rows: VecDeque<ScriptRow>,
+}
+
+impl Script {
+    pub fn new(source: impl Into<String>, rows: impl IntoIterator<Item = ScriptRow>) -> Script {
+        Script {
+            source: source.into(),
+            rows: rows.into_iter().collect(),
+        }
+    }
+}
+
+/// What the current row waits for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RowWait {
+    /// Text box with this id to close.
+    Text(u64),
+    /// Ticks left.
+    Ticks(u32),
+    /// The player's current step to finish, then `left` more steps in `dir`.
+    Move { dir: Direction, left: u32 },
+    /// The warp transition to finish.
+    Warp,
+    /// The map animation to finish.
+    Animation,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Running {
+    pub script: Script,
+    pub wait: Option<RowWait>,
+}
+
+/// The runner: at most one running script, plus scripts queued behind it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Runner {
+    pub current: Option<Running>,
+    pub pending: VecDeque<Script>,
+}
+
+impl Runner {
+    /// Running or anything queued (`script_busy`).
+    pub fn busy(&self) -> bool {
+        self.current.is_some() || !self.pending.is_empty()
+    }
+}
+
+/// Error text of `queue_script` when a script already runs (WorldAPI wording).
+pub const SCRIPT_ALREADY_RUNNING: &str = "a script is already running";
+
+/// Upper bound on rows executed in one tick, so a script of instant rows cannot stall a tick.
+const MAX_ROWS_PER_TICK: usize = 256;
+
+impl Overworld {
+    /// Queue `script` behind whatever runs (map scripts use this).
+    pub fn enqueue_script(&mut self, script: Script) {
+        self.runner.pending.push_back(script);
+    }
+
+    /// Start `script` now; refused while another script runs or waits (mod-facing rule).
+    pub fn queue_script(&mut self, script: Script) -> Result<(), &'static str> {
+        if self.runner.busy() {
+            return Err(SCRIPT_ALREADY_RUNNING);
+        }
+        self.runner.pending.push_back(script);
+        Ok(())
+    }
+
+    /// Advance the runner by one tick: finish or continue the blocking row, then run rows until
+    /// one blocks or the script ends.
+    pub(super) fn advance_runner(&mut self, ctx: &mut WorldCtx<'_>) {
+        for _ in 0..MAX_ROWS_PER_TICK {
+            if self.runner.current.is_none() {
+                let Some(next) = self.runner.pending.pop_front() else {
+                    return;
+                };
+                ctx.show(PresentationRow::ScriptStarted {
+                    source: next.source.clone(),
+                });
+                self.runner.current = Some(Running {
+                    script: next,
+                    wait: None,
+                });
+            }
+            if !self.settle_wait(ctx) {
+                return;
+            }
+            let row = match self
+                .runner
+                .current
+                .as_mut()
+                .and_then(|r| r.script.rows.pop_front())
+            {
+                Some(row) => row,
+                None => {
+                    if let Some(done) = self.runner.current.take() {
+                        ctx.show(PresentationRow::ScriptEnded {
+                            source: done.script.source,
+                        });
+                    }
+                    continue;
+                }
+            };
+            let wait = self.exec_row(row, ctx);
+            if let Some(r) = self.runner.current.as_mut() {
+                r.wait = wait;
+            }
+            if self
+                .runner
+                .current
+                .as_ref()
+                .is_some_and(|r| r.wait.is_some())
+            {
+                return;
+            }
+        }
+    }
+
+    /// Is the current row's wait over? Advances tick waits and multi-cell moves.
+    fn settle_wait(&mut self, ctx: &mut WorldCtx<'_>) -> bool {
+        let Some(wait) = self.runner.current.as_ref().and_then(|r| r.wait.clone()) else {
+            return true;
+        };
+        let next = match wait {
+            RowWait::Text(id) => {
+                if self.screen_open(id) {
+                    Some(RowWait::Text(id))
+                } else {
+                    None
+                }
+            }
+            RowWait::Ticks(n) => {
+                let n = n.saturating_sub(1);
+                (n > 0).then_some(RowWait::Ticks(n))
+            }
+            RowWait::Move { dir, left } => {
+                if self.movement.is_some() {
+                    Some(RowWait::Move { dir, left })
+                } else if left == 0 {
+                    None
+                } else if self.try_start_move(dir, true, ctx) {
+                    Some(RowWait::Move {
+                        dir,
+                        left: left - 1,
+                    })
+                } else {
+                    None
+                }
+            }
+            RowWait::Warp => self.transition.is_some().then_some(RowWait::Warp),
+            RowWait::Animation => self.animation.is_some().then_some(RowWait::Animation),
+        };
+        let done = next.is_none();
+        if let Some(r) = self.runner.current.as_mut() {
+            r.wait = next;
+        }
+        done
+    }
+
+    /// Execute one row; returns what it now waits for.
+    fn exec_row(&mut self, row: ScriptRow, ctx: &mut WorldCtx<'_>) -> Option<RowWait> {
+        match row {
+            ScriptRow::Text { text } => Some(RowWait::Text(self.open_text(
+                TextRef::Const(text),
+                None,
+                ctx,
+            ))),
+            ScriptRow::Say { literal } => Some(RowWait::Text(self.open_text(
+                TextRef::Literal(literal),
+                None,
+                ctx,
+            ))),
+            ScriptRow::Wait { ticks } => (ticks > 0).then_some(RowWait::Ticks(ticks)),
+            ScriptRow::MovePlayer { dir, n } => {
+                if n == 0 {
+                    return None;
+                }
+                if self.try_start_move(dir, true, ctx) {
+                    Some(RowWait::Move { dir, left: n - 1 })
+                } else {
+                    None
+                }
+            }
+            ScriptRow::FacePlayer { dir } => {
+                self.face(dir, ctx);
+                None
+            }
+            ScriptRow::Warp { map, x, y, facing } => match self.start_warp(&map, x, y, facing, ctx)
+            {
+                Ok(()) => Some(RowWait::Warp),
+                Err(e) => {
+                    self.diagnostic(format!("script warp: {e}"));
+                    None
+                }
+            },
+            ScriptRow::SetFlag { flag } => {
+                self.set_flag(&flag, true, ctx);
+                None
+            }
+            ScriptRow::ClearFlag { flag } => {
+                self.set_flag(&flag, false, ctx);
+                None
+            }
+            ScriptRow::PlaySound { sound } => {
+                ctx.show(PresentationRow::Sound { id: sound });
+                None
+            }
+            ScriptRow::PlayMusic { music } => {
+                self.play_music(&music, ctx);
+                None
+            }
+            ScriptRow::StopMusic => {
+                self.stop_music(ctx);
+                None
+            }
+            ScriptRow::ReplaceBlock { bx, by, block } => {
+                if let Err(e) = self.replace_block(bx, by, block, ctx) {
+                    self.diagnostic(format!("script replace_block: {e}"));
+                }
+                None
+            }
+            ScriptRow::SetSurfing { on } => {
+                self.set_surfing(on, ctx);
+                None
+            }
+            ScriptRow::SsAnneDeparts => {
+                self.start_ship_departure(ctx);
+                Some(RowWait::Animation)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_are_plain_data() {
+        let rows = vec![
+            ScriptRow::FacePlayer {
+                dir: Direction::Down,
+            },
+            ScriptRow::Wait { ticks: 120 },
+            ScriptRow::PlaySound {
+                sound: "SFX_SS_ANNE_HORN".into(),
+            },
+            ScriptRow::SsAnneDeparts,
+            ScriptRow::Warp {
+                map: "VERMILION_CITY".into(),
+                x: 18,
+                y: 31,
+                facing: Direction::Up,
+            },
+            ScriptRow::StopMusic,
+        ];
+        let json = serde_json::to_string(&rows).unwrap();
+        assert!(json.contains(r#"{"cmd":"wait","ticks":120}"#), "{json}");
+        assert!(json.contains(r#"{"cmd":"ss_anne_departs"}"#), "{json}");
+        let back: Vec<ScriptRow> = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, rows);
+        assert!(serde_json::from_str::<ScriptRow>(r#"{"cmd":"wait","ticks":1,"x":2}"#).is_err());
+        assert!(serde_json::from_str::<ScriptRow>(r#"{"cmd":"explode"}"#).is_err());
+    }
+}
