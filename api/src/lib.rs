@@ -2,6 +2,7 @@
 
 mod bitset;
 pub mod catalog;
+pub mod content;
 mod diagnostics;
 mod event_bus;
 pub mod events;

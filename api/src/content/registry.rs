@@ -1,0 +1,375 @@
+//! One content registry: base records plus an owner-tagged op log, folded into a merged view.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use super::merge::{merge, resolve_record};
+use super::schema::{check, SchemaError, Shape};
+use crate::value::Value;
+
+/// The owner of base records.
+pub const BASE_OWNER: &str = "base";
+
+/// A registry write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpKind {
+    Register,
+    Override,
+    Patch,
+    Remove,
+}
+
+impl OpKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OpKind::Register => "register",
+            OpKind::Override => "override",
+            OpKind::Patch => "patch",
+            OpKind::Remove => "remove",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Op {
+    id: String,
+    owner: String,
+    kind: OpKind,
+    value: Value,
+}
+
+/// Why a registry write was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ContentErrorKind {
+    /// `register` of an id that exists (use `override`).
+    Exists,
+    /// `override`/`patch`/`remove` of an id that does not exist.
+    Missing,
+    /// Content is frozen after load.
+    Frozen,
+    /// The id is empty or has characters outside `[A-Za-z0-9_.-]`.
+    BadId,
+    /// No registry of that name.
+    UnknownRegistry,
+    /// The operation does not apply to this registry (e.g. `patch` on a compose registry).
+    Unsupported,
+    /// The record (or the patched result) violates the schema.
+    Schema(SchemaError),
+    /// The patch itself is malformed (bad `__append`, non-map patch).
+    Merge { path: String, message: String },
+}
+
+/// A refused registry write, naming registry, id and operation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContentError {
+    pub registry: String,
+    pub id: String,
+    pub op: OpKind,
+    pub kind: ContentErrorKind,
+}
+
+impl fmt::Display for ContentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (r, id, op) = (&self.registry, &self.id, self.op.as_str());
+        match &self.kind {
+            ContentErrorKind::Exists => {
+                write!(f, "{r}:{op}({id}): id already exists; use override")
+            }
+            ContentErrorKind::Missing => write!(f, "{r}:{op}({id}): no such id"),
+            ContentErrorKind::Frozen => write!(f, "{r}:{op}({id}): content is frozen after load"),
+            ContentErrorKind::BadId => write!(f, "{r}:{op}({id:?}): invalid id"),
+            ContentErrorKind::UnknownRegistry => write!(f, "unknown registry {r:?}"),
+            ContentErrorKind::Unsupported => {
+                write!(f, "{r}:{op}({id}): not supported by this registry")
+            }
+            ContentErrorKind::Schema(e) => write!(f, "{r}:{op}({id}): {e}"),
+            ContentErrorKind::Merge { path, message } => {
+                write!(f, "{r}:{op}({id}): {path}: {message}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ContentError {}
+
+/// What a successful write reports: schema warnings (non-strict writers only).
+pub type Warnings = Vec<SchemaError>;
+
+/// A content registry. Non-compose registries map id → record; a *compose* registry
+/// (`map_scripts`) maps id → the ordered list of contributions (`owner` field added; base first,
+/// dropped when a contribution sets `replacesBase`).
+pub struct Registry {
+    name: &'static str,
+    shape: &'static Shape,
+    compose: bool,
+    base: BTreeMap<String, Value>,
+    ops: Vec<Op>,
+    merged: BTreeMap<String, Value>,
+    frozen: bool,
+}
+
+fn valid_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 128
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+}
+
+impl Registry {
+    pub fn new(name: &'static str, shape: &'static Shape, compose: bool) -> Self {
+        Registry {
+            name,
+            shape,
+            compose,
+            base: BTreeMap::new(),
+            ops: Vec::new(),
+            merged: BTreeMap::new(),
+            frozen: false,
+        }
+    }
+
+    /// Replace the base records (the engine's data). Clears nothing else; recomputes the view.
+    pub fn set_base(&mut self, records: BTreeMap<String, Value>) {
+        self.base = records;
+        self.recompute_all();
+    }
+
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+    pub fn is_compose(&self) -> bool {
+        self.compose
+    }
+    pub fn is_frozen(&self) -> bool {
+        self.frozen
+    }
+    pub fn freeze(&mut self) {
+        self.frozen = true;
+    }
+
+    /// The merged record (or, for compose registries, the contribution list).
+    pub fn get(&self, id: &str) -> Option<&Value> {
+        self.merged.get(id)
+    }
+
+    pub fn contains(&self, id: &str) -> bool {
+        self.merged.contains_key(id)
+    }
+
+    /// Every merged record, in lexical id order.
+    pub fn each(&self) -> impl Iterator<Item = (&str, &Value)> {
+        self.merged.iter().map(|(k, v)| (k.as_str(), v))
+    }
+
+    pub fn len(&self) -> usize {
+        self.merged.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.merged.is_empty()
+    }
+
+    /// Which owners wrote to `id`, in op order.
+    pub fn owners_of(&self, id: &str) -> Vec<&str> {
+        self.ops
+            .iter()
+            .filter(|o| o.id == id)
+            .map(|o| o.owner.as_str())
+            .collect()
+    }
+
+    fn err(&self, id: &str, op: OpKind, kind: ContentErrorKind) -> ContentError {
+        ContentError {
+            registry: self.name.to_owned(),
+            id: id.to_owned(),
+            op,
+            kind,
+        }
+    }
+
+    /// Apply one write. `strict` (api 2) turns schema violations into errors; otherwise they
+    /// are returned as warnings and the write goes through.
+    pub fn apply(
+        &mut self,
+        owner: &str,
+        kind: OpKind,
+        id: &str,
+        value: Value,
+        strict: bool,
+    ) -> Result<Warnings, ContentError> {
+        if self.frozen {
+            return Err(self.err(id, kind, ContentErrorKind::Frozen));
+        }
+        if !valid_id(id) {
+            return Err(self.err(id, kind, ContentErrorKind::BadId));
+        }
+        let current = self.merged.get(id).cloned();
+        let (next, warnings) = self.step(owner, kind, id, current, &value, strict)?;
+        match next {
+            Some(v) => self.merged.insert(id.to_owned(), v),
+            None => self.merged.remove(id),
+        };
+        self.ops.push(Op {
+            id: id.to_owned(),
+            owner: owner.to_owned(),
+            kind,
+            value,
+        });
+        Ok(warnings)
+    }
+
+    /// The merged value after one op on `current`.
+    fn step(
+        &self,
+        owner: &str,
+        kind: OpKind,
+        id: &str,
+        current: Option<Value>,
+        value: &Value,
+        strict: bool,
+    ) -> Result<(Option<Value>, Warnings), ContentError> {
+        let path = format!("{}.{id}", self.name);
+        let mut warnings = Vec::new();
+        let checked = |v: &Value, warnings: &mut Warnings| -> Result<(), ContentError> {
+            match check(self.shape, v, &path) {
+                Ok(()) => Ok(()),
+                Err(e) if strict => Err(self.err(id, kind, ContentErrorKind::Schema(e))),
+                Err(e) => {
+                    warnings.push(e);
+                    Ok(())
+                }
+            }
+        };
+        let resolve = |v: &Value| {
+            resolve_record(v).map_err(|message| {
+                self.err(
+                    id,
+                    kind,
+                    ContentErrorKind::Merge {
+                        path: path.clone(),
+                        message,
+                    },
+                )
+            })
+        };
+        if self.compose {
+            let mut list = match current {
+                Some(Value::List(l)) => l,
+                _ => Vec::new(),
+            };
+            return match kind {
+                OpKind::Register => {
+                    let record = resolve(value)?;
+                    checked(&record, &mut warnings)?;
+                    let mut record = match record {
+                        Value::Map(m) => m,
+                        _ => BTreeMap::new(),
+                    };
+                    let replaces = record.get("replacesBase") == Some(&Value::Bool(true));
+                    record.insert("owner".into(), Value::from(owner));
+                    if replaces {
+                        list.retain(|c| c.get("owner") != Some(&Value::from(BASE_OWNER)));
+                    }
+                    list.push(Value::Map(record));
+                    Ok((Some(Value::List(list)), warnings))
+                }
+                OpKind::Remove => {
+                    let before = list.len();
+                    list.retain(|c| c.get("owner") != Some(&Value::from(owner)));
+                    if list.len() == before {
+                        return Err(self.err(id, kind, ContentErrorKind::Missing));
+                    }
+                    Ok(((!list.is_empty()).then_some(Value::List(list)), warnings))
+                }
+                OpKind::Override | OpKind::Patch => {
+                    Err(self.err(id, kind, ContentErrorKind::Unsupported))
+                }
+            };
+        }
+        match (kind, current) {
+            (OpKind::Register, Some(_)) => Err(self.err(id, kind, ContentErrorKind::Exists)),
+            (OpKind::Register, None) | (OpKind::Override, Some(_)) => {
+                let record = resolve(value)?;
+                checked(&record, &mut warnings)?;
+                Ok((Some(record), warnings))
+            }
+            (OpKind::Patch, Some(mut record)) => {
+                merge(&mut record, value, &path).map_err(|e| {
+                    self.err(
+                        id,
+                        kind,
+                        ContentErrorKind::Merge {
+                            path: e.path,
+                            message: e.message,
+                        },
+                    )
+                })?;
+                checked(&record, &mut warnings)?;
+                Ok((Some(record), warnings))
+            }
+            (OpKind::Remove, Some(_)) => Ok((None, warnings)),
+            (OpKind::Override | OpKind::Patch | OpKind::Remove, None) => {
+                Err(self.err(id, kind, ContentErrorKind::Missing))
+            }
+        }
+    }
+
+    fn base_view(&self, id: &str) -> Option<Value> {
+        let record = self.base.get(id)?.clone();
+        if self.compose {
+            let mut m = match record {
+                Value::Map(m) => m,
+                _ => BTreeMap::new(),
+            };
+            m.insert("owner".into(), Value::from(BASE_OWNER));
+            Some(Value::List(vec![Value::Map(m)]))
+        } else {
+            Some(record)
+        }
+    }
+
+    fn recompute(&mut self, id: &str) {
+        let mut current = self.base_view(id);
+        for op in self.ops.iter().filter(|o| o.id == id) {
+            // Ops replay leniently: they were validated when applied.
+            if let Ok((next, _)) =
+                self.step(&op.owner, op.kind, id, current.clone(), &op.value, false)
+            {
+                current = next;
+            }
+        }
+        match current {
+            Some(v) => self.merged.insert(id.to_owned(), v),
+            None => self.merged.remove(id),
+        };
+    }
+
+    fn recompute_all(&mut self) {
+        let mut ids: Vec<String> = self.base.keys().cloned().collect();
+        ids.extend(self.ops.iter().map(|o| o.id.clone()));
+        ids.sort();
+        ids.dedup();
+        self.merged.clear();
+        for id in ids {
+            self.recompute(&id);
+        }
+    }
+
+    /// Undo every write `owner` made (entry rollback). Returns how many ops were dropped.
+    pub fn rollback_owner(&mut self, owner: &str) -> usize {
+        let mut touched: Vec<String> = self
+            .ops
+            .iter()
+            .filter(|o| o.owner == owner)
+            .map(|o| o.id.clone())
+            .collect();
+        let before = self.ops.len();
+        self.ops.retain(|o| o.owner != owner);
+        touched.sort();
+        touched.dedup();
+        for id in &touched {
+            self.recompute(id);
+        }
+        before - self.ops.len()
+    }
+}
