@@ -40,3 +40,6 @@ pub use presentation::PresentationRow;
 pub use script::ScriptRow;
 pub use store::MapSet;
 pub use types::{Direction, GameVersion, Input};
+
+#[cfg(test)]
+mod tests;

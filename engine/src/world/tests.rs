@@ -1,0 +1,769 @@
+//! Overworld behaviour tests: movement, collision, warps, text boxes, the script runner, the
+//! Vermilion Dock branches, events.
+
+use std::cell::RefCell;
+use std::collections::BTreeSet;
+use std::rc::Rc;
+
+use pallet_api::catalog::{events, hooks};
+use pallet_api::{LinkError, Runtime, Value};
+
+use super::base_scripts::{self, EVENT_GOT_HM01, EVENT_SS_ANNE_LEFT};
+use super::overworld::{
+    CloseAction, Screen, WarpTarget, FADE_IN_TICKS, FADE_OUT_TICKS, STEP_TICKS,
+};
+use super::presentation::{FeedRow, PresentationRow, TextRef};
+use super::script::{Script, ScriptRow, SCRIPT_ALREADY_RUNNING};
+use super::store::embedded;
+use super::*;
+use crate::rng::Rng;
+
+struct H {
+    ow: Overworld,
+    flags: BTreeSet<String>,
+    rng: Rng,
+    rt: Rc<Runtime>,
+    feed: Vec<FeedRow>,
+    tick: u64,
+    version: GameVersion,
+}
+
+impl H {
+    fn at(
+        version: GameVersion,
+        map: &str,
+        x: u32,
+        y: u32,
+        facing: Direction,
+        flags: &[&str],
+        rt: Rc<Runtime>,
+    ) -> H {
+        let maps = embedded(version).unwrap().clone();
+        let mut flags: BTreeSet<String> = flags.iter().map(|s| s.to_string()).collect();
+        let mut rng = Rng::new(1);
+        let mut feed = Vec::new();
+        let scripts = Rc::new(base_scripts::base_registry());
+        let ow = {
+            let mut ctx = WorldCtx {
+                version,
+                flags: &mut flags,
+                rng: &mut rng,
+                rt: &rt,
+                feed: &mut feed,
+                tick: 0,
+            };
+            Overworld::new(maps, scripts, &WarpTarget::new(map, x, y, facing), &mut ctx).unwrap()
+        };
+        H {
+            ow,
+            flags,
+            rng,
+            rt,
+            feed,
+            tick: 0,
+            version,
+        }
+    }
+
+    fn red(map: &str, x: u32, y: u32, facing: Direction, flags: &[&str]) -> H {
+        H::at(
+            GameVersion::Red,
+            map,
+            x,
+            y,
+            facing,
+            flags,
+            Rc::new(Runtime::new()),
+        )
+    }
+
+    fn with_ctx<T>(&mut self, f: impl FnOnce(&mut Overworld, &mut WorldCtx<'_>) -> T) -> T {
+        let mut ctx = WorldCtx {
+            version: self.version,
+            flags: &mut self.flags,
+            rng: &mut self.rng,
+            rt: &self.rt,
+            feed: &mut self.feed,
+            tick: self.tick,
+        };
+        f(&mut self.ow, &mut ctx)
+    }
+
+    fn step(&mut self, input: Input) {
+        self.tick += 1;
+        self.with_ctx(|ow, ctx| ow.step(input, ctx));
+    }
+
+    fn steps(&mut self, input: Input, n: usize) {
+        for _ in 0..n {
+            self.step(input);
+        }
+    }
+
+    /// Step with `input` until idle (bounded); returns ticks taken.
+    fn until_idle(&mut self, input: Input) -> usize {
+        for i in 1..=5000 {
+            self.step(input);
+            if self.ow.is_idle() {
+                return i;
+            }
+        }
+        panic!("never idle: {:?}", self.ow.busy());
+    }
+
+    fn pos(&self) -> (&str, u32, u32, Direction) {
+        let p = self.ow.player();
+        (self.ow.map_id(), p.x, p.y, p.facing)
+    }
+
+    fn rows(&self) -> Vec<&PresentationRow> {
+        self.feed.iter().map(|r| &r.row).collect()
+    }
+
+    fn block(&self, bx: i64, by: i64) -> Result<u32, BlockReadError> {
+        self.ow
+            .active_block_at(self.ow.map_id(), &Value::Int(bx), &Value::Int(by))
+    }
+}
+
+use Direction::*;
+
+#[test]
+fn a_step_takes_step_ticks() {
+    let mut h = H::red("REDS_HOUSE_1F", 3, 4, Down, &[]);
+    h.step(Input::Down);
+    assert_eq!(h.ow.busy(), Some(BusyState::Movement));
+    assert_eq!(h.ow.busy().map(BusyState::as_str), Some("movement_busy"));
+    h.steps(Input::None, STEP_TICKS as usize - 2);
+    assert_eq!(
+        h.pos(),
+        ("REDS_HOUSE_1F", 3, 4, Down),
+        "still on the old cell before the last tick"
+    );
+    h.step(Input::None);
+    assert_eq!(h.pos(), ("REDS_HOUSE_1F", 3, 5, Down));
+    assert!(h.ow.is_idle());
+    // Holding the direction walks one cell per STEP_TICKS ticks.
+    let mut h = H::red("REDS_HOUSE_1F", 2, 2, Down, &[]);
+    h.steps(Input::Down, 2 * STEP_TICKS as usize);
+    assert_eq!(h.pos(), ("REDS_HOUSE_1F", 2, 4, Down));
+}
+
+#[test]
+fn a_new_direction_turns_first() {
+    let mut h = H::red("REDS_HOUSE_1F", 3, 4, Down, &[]);
+    h.step(Input::Left);
+    assert_eq!(h.pos(), ("REDS_HOUSE_1F", 3, 4, Left));
+    assert!(h.ow.is_idle(), "a turn is not a move");
+    assert!(h
+        .rows()
+        .contains(&&PresentationRow::Turned { facing: Left }));
+    h.step(Input::Left);
+    assert_eq!(h.ow.busy(), Some(BusyState::Movement));
+    h.until_idle(Input::None);
+    assert_eq!(h.pos(), ("REDS_HOUSE_1F", 2, 4, Left));
+}
+
+#[test]
+fn walls_npcs_water_and_edges_block() {
+    // Wall: x=1 is the house wall.
+    let mut h = H::red("REDS_HOUSE_1F", 2, 4, Left, &[]);
+    h.step(Input::Left);
+    assert!(h.ow.is_idle());
+    assert_eq!(h.pos(), ("REDS_HOUSE_1F", 2, 4, Left));
+    assert!(matches!(
+        h.rows().last(),
+        Some(PresentationRow::Bumped { .. })
+    ));
+    // NPC: mom stands at (5,4).
+    let mut h = H::red("REDS_HOUSE_1F", 4, 4, Right, &[]);
+    h.step(Input::Right);
+    assert_eq!(h.pos(), ("REDS_HOUSE_1F", 4, 4, Right));
+    assert!(h.ow.is_idle());
+    // Water: dock (8,2) is water below the pier cell (8,1).
+    let mut h = H::red("VERMILION_DOCK", 8, 1, Down, &[]);
+    h.step(Input::Down);
+    assert_eq!(h.pos(), ("VERMILION_DOCK", 8, 1, Down));
+    // …unless surfing; landing again ends the surf.
+    h.with_ctx(|ow, ctx| ow.set_surfing(true, ctx));
+    h.step(Input::Down);
+    h.until_idle(Input::None);
+    assert_eq!(h.pos(), ("VERMILION_DOCK", 8, 2, Down));
+    assert!(h.ow.player().surfing);
+    h.step(Input::Up);
+    h.step(Input::Up);
+    h.until_idle(Input::None);
+    assert_eq!(h.pos(), ("VERMILION_DOCK", 8, 1, Up));
+    assert!(!h.ow.player().surfing);
+    assert!(h.rows().contains(&&PresentationRow::SurfEnded));
+    // Map edge without a warp: (13,0) on the dock's top row.
+    let mut h = H::red("VERMILION_DOCK", 13, 0, Up, &[]);
+    h.step(Input::Up);
+    assert!(h.ow.is_idle());
+    assert_eq!(h.pos(), ("VERMILION_DOCK", 13, 0, Up));
+}
+
+#[test]
+fn stepping_on_a_door_warps_with_a_transition() {
+    let mut h = H::red("REDS_HOUSE_1F", 3, 6, Down, &[]);
+    h.step(Input::Down);
+    h.steps(Input::None, STEP_TICKS as usize - 1);
+    assert_eq!(h.pos(), ("REDS_HOUSE_1F", 3, 7, Down));
+    assert_eq!(h.ow.busy(), Some(BusyState::Transition));
+    assert_eq!(h.ow.busy().unwrap().as_str(), "transition_busy");
+    // Fade-out: still on the old map until its last tick; input is ignored.
+    h.steps(Input::Up, FADE_OUT_TICKS as usize - 1);
+    assert_eq!(h.ow.map_id(), "REDS_HOUSE_1F");
+    h.step(Input::Up);
+    assert_eq!(h.pos(), ("PALLET_TOWN", 2, 7, Down));
+    assert_eq!(h.ow.busy(), Some(BusyState::Transition));
+    h.steps(Input::Up, FADE_IN_TICKS as usize - 1);
+    assert_eq!(h.ow.busy(), Some(BusyState::Transition));
+    h.step(Input::Up);
+    assert!(h.ow.is_idle());
+    assert_eq!(
+        h.pos(),
+        ("PALLET_TOWN", 2, 7, Down),
+        "arrival cell and facing; inputs ignored while fading"
+    );
+    // Arriving on a warp cell does not warp back.
+    h.step(Input::None);
+    assert!(h.ow.is_idle());
+    let entered: Vec<_> = h
+        .rows()
+        .into_iter()
+        .filter(|r| matches!(r, PresentationRow::MapEntered { .. }))
+        .collect();
+    assert_eq!(entered.len(), 2);
+}
+
+#[test]
+fn pushing_off_the_map_on_an_edge_warp_warps() {
+    // Arrived in the house on the mat (2,7) facing up; pressing down turns, then warps out.
+    let mut h = H::red("REDS_HOUSE_1F", 2, 7, Up, &[]);
+    h.step(Input::Down);
+    assert!(h.ow.is_idle());
+    h.step(Input::Down);
+    assert_eq!(h.ow.busy(), Some(BusyState::Transition));
+    h.until_idle(Input::None);
+    assert_eq!(h.pos(), ("PALLET_TOWN", 2, 7, Down));
+}
+
+#[test]
+fn text_boxes_wait_for_a() {
+    let mut h = H::red("REDS_HOUSE_1F", 4, 4, Right, &[]);
+    h.step(Input::A);
+    assert_eq!(h.ow.busy(), Some(BusyState::Screen));
+    assert_eq!(h.ow.busy().unwrap().as_str(), "screen_busy");
+    assert!(h.rows().contains(&&PresentationRow::TextOpened {
+        text: TextRef::constant("_RedsHouse1FMomText")
+    }));
+    for input in [
+        Input::None,
+        Input::B,
+        Input::Left,
+        Input::Start,
+        Input::Down,
+    ] {
+        h.step(input);
+        assert_eq!(
+            h.ow.busy(),
+            Some(BusyState::Screen),
+            "{input:?} must not close the box"
+        );
+    }
+    assert_eq!(h.pos(), ("REDS_HOUSE_1F", 4, 4, Right));
+    h.step(Input::A);
+    assert!(h.ow.is_idle());
+    assert_eq!(h.rows().last(), Some(&&PresentationRow::TextClosed));
+}
+
+#[test]
+fn a_text_box_close_action_runs_on_close() {
+    let mut h = H::red("PALLET_TOWN", 10, 8, Up, &[]);
+    h.with_ctx(|ow, ctx| {
+        ow.open_text(TextRef::Literal("first".into()), None, ctx);
+        ow.open_text(
+            TextRef::Literal("second".into()),
+            Some(CloseAction::Warp(WarpTarget::new("ROUTE_1", 10, 30, Up))),
+            ctx,
+        )
+    });
+    h.step(Input::A);
+    assert!(
+        matches!(h.ow.screen(), Some(Screen::Text { text: TextRef::Literal(t), .. }) if t == "second")
+    );
+    assert!(
+        h.ow.transition().is_none(),
+        "closing the first box does nothing"
+    );
+    h.step(Input::A);
+    assert_eq!(h.ow.busy(), Some(BusyState::Transition));
+    h.until_idle(Input::None);
+    assert_eq!(h.pos(), ("ROUTE_1", 10, 30, Up));
+}
+
+#[test]
+fn start_menu_is_a_screen() {
+    let mut h = H::red("PALLET_TOWN", 10, 8, Up, &[]);
+    h.step(Input::Start);
+    assert_eq!(h.ow.busy(), Some(BusyState::Screen));
+    h.step(Input::Up);
+    assert_eq!(h.pos(), ("PALLET_TOWN", 10, 8, Up));
+    h.step(Input::B);
+    assert!(h.ow.is_idle());
+}
+
+#[test]
+fn the_runner_executes_every_row_kind_in_order() {
+    let mut h = H::red("PALLET_TOWN", 10, 8, Down, &[]);
+    let rows = vec![
+        ScriptRow::Say {
+            literal: "hello".into(),
+        },
+        ScriptRow::Wait { ticks: 5 },
+        ScriptRow::FacePlayer { dir: Up },
+        ScriptRow::MovePlayer { dir: Up, n: 2 },
+        ScriptRow::SetFlag {
+            flag: "EVENT_TEST".into(),
+        },
+        ScriptRow::ClearFlag {
+            flag: "EVENT_OTHER".into(),
+        },
+        ScriptRow::PlaySound {
+            sound: "SFX_TEST".into(),
+        },
+        ScriptRow::PlayMusic {
+            music: "Music_Test".into(),
+        },
+        ScriptRow::StopMusic,
+        ScriptRow::ReplaceBlock {
+            bx: 1,
+            by: 1,
+            block: 2,
+        },
+        ScriptRow::SetSurfing { on: true },
+        ScriptRow::SetSurfing { on: false },
+        ScriptRow::Text {
+            text: "_PalletTownSignText".into(),
+        },
+        ScriptRow::Warp {
+            map: "ROUTE_1".into(),
+            x: 10,
+            y: 34,
+            facing: Up,
+        },
+        ScriptRow::MovePlayer { dir: Up, n: 1 },
+    ];
+    h.flags.insert("EVENT_OTHER".into());
+    h.with_ctx(|ow, _| ow.queue_script(Script::new("test", rows)))
+        .unwrap();
+    assert_eq!(h.ow.busy(), Some(BusyState::Script));
+    assert_eq!(
+        h.with_ctx(|ow, _| ow.queue_script(Script::new("second", vec![]))),
+        Err(SCRIPT_ALREADY_RUNNING)
+    );
+    // Tick 1: the script starts and opens the box.
+    h.step(Input::None);
+    assert_eq!(h.ow.busy(), Some(BusyState::Screen));
+    h.step(Input::A);
+    // The wait row starts on the next tick and holds exactly 5 ticks.
+    h.step(Input::Up);
+    let started = h.tick;
+    while h.ow.player().facing != Up {
+        h.step(Input::Down);
+        assert!(h.tick - started <= 5, "wait too long");
+    }
+    assert_eq!(h.tick - started, 5, "wait N holds N ticks");
+    assert_eq!(
+        h.ow.busy(),
+        Some(BusyState::Script),
+        "script_busy outranks movement_busy"
+    );
+    assert!(h.ow.movement().is_some());
+    // Player input is locked while the script runs.
+    let ticks = h.until_idle_or_screen();
+    // The first step started on the wait's last tick: two steps end 2*STEP_TICKS-2 ticks later,
+    // and the instant rows up to the next text box run on that same tick.
+    assert_eq!(ticks, 2 * STEP_TICKS as usize - 2);
+    assert_eq!(h.pos(), ("PALLET_TOWN", 10, 6, Up));
+    assert!(h.flags.contains("EVENT_TEST"));
+    assert!(!h.flags.contains("EVENT_OTHER"));
+    assert_eq!(h.block(1, 1), Ok(2));
+    h.step(Input::A); // close the sign text
+    h.until_idle(Input::None);
+    assert_eq!(h.pos(), ("ROUTE_1", 10, 33, Up));
+    // Rows appear in script order.
+    let kinds: Vec<String> = h
+        .rows()
+        .into_iter()
+        .filter_map(|r| {
+            Some(match r {
+                PresentationRow::ScriptStarted { .. } => "start".to_string(),
+                PresentationRow::TextOpened { .. } => "text".into(),
+                PresentationRow::Turned { .. } => "turn".into(),
+                PresentationRow::Stepped { .. } => "step".into(),
+                PresentationRow::FlagChanged { value, .. } => format!("flag {value}"),
+                PresentationRow::Sound { .. } => "sound".into(),
+                PresentationRow::Music { id } if id == "Music_Test" => "music".into(),
+                PresentationRow::MusicStopped => "stop".into(),
+                PresentationRow::BlockReplaced { .. } => "block".into(),
+                PresentationRow::SurfStarted => "surf".into(),
+                PresentationRow::SurfEnded => "land".into(),
+                PresentationRow::WarpStarted { .. } => "warp".into(),
+                PresentationRow::ScriptEnded { .. } => "end".into(),
+                _ => return None,
+            })
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "start",
+            "text",
+            "turn",
+            "step",
+            "step",
+            "flag true",
+            "flag false",
+            "sound",
+            "music",
+            "stop",
+            "block",
+            "surf",
+            "land",
+            "text",
+            "warp",
+            "step",
+            "end"
+        ]
+    );
+}
+
+impl H {
+    fn until_idle_or_screen(&mut self) -> usize {
+        for i in 1..=5000 {
+            self.step(Input::Down);
+            if self.ow.is_idle() || self.ow.busy() == Some(BusyState::Screen) {
+                return i;
+            }
+        }
+        panic!("stuck");
+    }
+}
+
+#[test]
+fn bad_script_rows_are_reported_not_fatal() {
+    let mut h = H::red("PALLET_TOWN", 10, 8, Down, &[]);
+    let rows = vec![
+        ScriptRow::Warp {
+            map: "NOWHERE".into(),
+            x: 0,
+            y: 0,
+            facing: Up,
+        },
+        ScriptRow::ReplaceBlock {
+            bx: 99,
+            by: 0,
+            block: 0,
+        },
+        ScriptRow::SsAnneDeparts,
+        ScriptRow::MovePlayer { dir: Left, n: 0 },
+    ];
+    h.with_ctx(|ow, _| ow.queue_script(Script::new("bad", rows)))
+        .unwrap();
+    h.until_idle(Input::None);
+    assert_eq!(h.ow.diagnostics().len(), 3, "{:?}", h.ow.diagnostics());
+    assert_eq!(h.pos(), ("PALLET_TOWN", 10, 8, Down));
+}
+
+fn ship_blocks(h: &H) -> Vec<u32> {
+    base_scripts::DOCK_SHIP_BLOCKS
+        .iter()
+        .map(|&(bx, by, _)| h.block(bx.into(), by.into()).unwrap())
+        .collect()
+}
+
+#[test]
+fn leaving_the_ship_after_hm01_starts_the_departure() {
+    for version in GameVersion::ALL {
+        let mut h = H::at(
+            version,
+            "SS_ANNE_1F",
+            4,
+            4,
+            Down,
+            &[EVENT_GOT_HM01],
+            Rc::new(Runtime::new()),
+        );
+        h.step(Input::Down);
+        // Step, then the fade-out: the dock's onEnter fires at the swap.
+        while h.ow.map_id() != "VERMILION_DOCK" {
+            h.step(Input::None);
+        }
+        assert_eq!(h.pos(), ("VERMILION_DOCK", 14, 2, Up));
+        assert!(
+            h.flags.contains(EVENT_SS_ANNE_LEFT),
+            "{version}: flag set on entry"
+        );
+        assert_eq!(ship_blocks(&h), vec![20, 21, 22, 23, 24, 25, 26, 27]);
+        let mut saw_animation = false;
+        let mut saw_script_busy = false;
+        for _ in 0..2000 {
+            h.step(Input::None);
+            saw_animation |= h.ow.animation().is_some();
+            saw_script_busy |= h.ow.busy() == Some(BusyState::Script);
+            if h.ow.map_id() == "VERMILION_DOCK" && h.ow.animation().is_some() {
+                assert_eq!(
+                    h.ow.busy(),
+                    Some(BusyState::Script),
+                    "a script-driven animation reports script_busy first"
+                );
+            }
+            if h.ow.is_idle() {
+                break;
+            }
+        }
+        assert!(saw_animation && saw_script_busy);
+        assert_eq!(h.pos(), ("VERMILION_CITY", 18, 29, Up), "{version}");
+        let rows = h.rows();
+        let music = rows
+            .iter()
+            .position(|r| matches!(r, PresentationRow::Music { id } if id == "Music_Surfing"));
+        let horns = rows
+            .iter()
+            .filter(|r| matches!(r, PresentationRow::Sound { id } if id == "SFX_SS_ANNE_HORN"))
+            .count();
+        assert!(music.is_some());
+        assert_eq!(horns, 2);
+        let replaced = rows
+            .iter()
+            .filter(|r| matches!(r, PresentationRow::BlockReplaced { .. }))
+            .count();
+        assert_eq!(replaced, 8, "ss_anne_departs erases the eight ship blocks");
+    }
+}
+
+#[test]
+fn entering_the_dock_from_the_city_does_not_depart() {
+    let mut h = H::red("VERMILION_CITY", 18, 30, Down, &[EVENT_GOT_HM01]);
+    h.step(Input::Down);
+    h.until_idle(Input::None);
+    assert_eq!(h.pos(), ("VERMILION_DOCK", 14, 0, Down));
+    assert!(!h.flags.contains(EVENT_SS_ANNE_LEFT));
+    assert_eq!(ship_blocks(&h), vec![20, 21, 22, 23, 24, 25, 26, 27]);
+}
+
+fn enter_departed_dock(version: GameVersion, rt: Rc<Runtime>) -> H {
+    let mut h = H::at(
+        version,
+        "VERMILION_CITY",
+        18,
+        30,
+        Down,
+        &[EVENT_GOT_HM01, EVENT_SS_ANNE_LEFT],
+        rt,
+    );
+    h.step(Input::Down);
+    while h.ow.map_id() != "VERMILION_DOCK" {
+        h.step(Input::None);
+    }
+    h
+}
+
+#[test]
+fn the_departed_dock_erases_the_ship_and_ejects() {
+    for version in GameVersion::ALL {
+        let mut h = enter_departed_dock(version, Rc::new(Runtime::new()));
+        let flags_before = h.flags.clone();
+        assert_eq!(
+            ship_blocks(&h),
+            vec![1, 1, 1, 1, 13, 13, 13, 13],
+            "{version}"
+        );
+        // The fade-in finishes, then the box waits for A.
+        let mut ticks = 0;
+        while h.ow.busy() == Some(BusyState::Transition) {
+            h.step(Input::A);
+            ticks += 1;
+        }
+        assert!(ticks < 20);
+        assert_eq!(h.ow.busy(), Some(BusyState::Screen));
+        assert!(matches!(
+            h.ow.screen(),
+            Some(Screen::Text { text: TextRef::Const(k), on_close: Some(CloseAction::Warp(t)), .. })
+                if k == "_VermilionCitySailor1ShipSetSailText" && *t == WarpTarget::new("VERMILION_CITY", 18, 29, Up)
+        ));
+        assert_eq!(
+            h.ow.maps().text("_VermilionCitySailor1ShipSetSailText"),
+            Some("The ship set sail.")
+        );
+        h.steps(Input::Up, 10);
+        assert_eq!(
+            h.pos(),
+            ("VERMILION_DOCK", 14, 0, Down),
+            "no moving while the box is open"
+        );
+        h.step(Input::A);
+        h.until_idle(Input::None);
+        assert_eq!(h.pos(), ("VERMILION_CITY", 18, 29, Up));
+        assert_eq!(h.flags, flags_before, "the ejection changes no flag");
+    }
+}
+
+#[test]
+fn an_occupancy_wrapper_can_keep_the_player_on_the_dock() {
+    let rt = Rc::new(Runtime::new());
+    let seen: Rc<RefCell<Vec<hooks::MapOccupancyAllowedArgs>>> = Rc::default();
+    let log = Rc::clone(&seen);
+    rt.wrap::<hooks::MapOccupancyAllowed, _>("mew_mod", 0, move |next, args| {
+        log.borrow_mut().push(args.clone());
+        let downstream = next.call();
+        Ok(downstream || args.ctx.x == Some(14))
+    });
+    let mut h = enter_departed_dock(GameVersion::Yellow, Rc::clone(&rt));
+    h.until_idle(Input::None);
+    assert_eq!(
+        h.pos(),
+        ("VERMILION_DOCK", 14, 0, Down),
+        "allowed: the player stays"
+    );
+    assert_eq!(
+        ship_blocks(&h),
+        vec![1, 1, 1, 1, 13, 13, 13, 13],
+        "the erasure still happened"
+    );
+    assert!(h.flags.contains(EVENT_SS_ANNE_LEFT));
+    let seen = seen.borrow();
+    assert_eq!(seen.len(), 1);
+    let ctx = serde_json::to_value(&seen[0].ctx).unwrap();
+    assert_eq!(
+        ctx,
+        serde_json::json!({"mapId": "VERMILION_DOCK", "reason": "ss_anne_departed", "gameVersion": "yellow", "x": 14, "y": 0})
+    );
+}
+
+#[test]
+fn occupancy_fails_closed() {
+    // A throwing link is skipped (vanilla false); a non-forwarding false denies.
+    for mode in 0..2 {
+        let rt = Rc::new(Runtime::new());
+        rt.wrap::<hooks::MapOccupancyAllowed, _>("m", 0, move |_, _| {
+            if mode == 0 {
+                Err(LinkError::new("boom"))
+            } else {
+                Ok(false)
+            }
+        });
+        let mut h = enter_departed_dock(GameVersion::Red, rt);
+        while h.ow.busy() == Some(BusyState::Transition) {
+            h.step(Input::None);
+        }
+        assert_eq!(h.ow.busy(), Some(BusyState::Screen), "mode {mode}");
+    }
+}
+
+#[test]
+fn events_fire_when_subscribed() {
+    let rt = Rc::new(Runtime::new());
+    let log: Rc<RefCell<Vec<String>>> = Rc::default();
+    let l = Rc::clone(&log);
+    rt.on::<events::MapEntered, _>("t", 0, move |p| {
+        l.borrow_mut().push(format!(
+            "entered {} from {:?} via {:?}",
+            p.map_id, p.from_map_id, p.via
+        ));
+        Ok(())
+    });
+    let l = Rc::clone(&log);
+    rt.on::<events::MapExited, _>("t", 0, move |p| {
+        l.borrow_mut()
+            .push(format!("exited {} to {:?}", p.map_id, p.to_map_id));
+        Ok(())
+    });
+    let l = Rc::clone(&log);
+    rt.on::<events::WorldStepped, _>("t", 0, move |p| {
+        l.borrow_mut()
+            .push(format!("stepped {} {},{}", p.map_id, p.x, p.y));
+        Ok(())
+    });
+    let l = Rc::clone(&log);
+    rt.on::<events::WorldBlockReplaced, _>("t", 0, move |p| {
+        l.borrow_mut()
+            .push(format!("block {} {},{}={}", p.map_id, p.bx, p.by, p.block));
+        Ok(())
+    });
+    let mut h = H::at(
+        GameVersion::Red,
+        "VERMILION_CITY",
+        18,
+        30,
+        Down,
+        &[EVENT_SS_ANNE_LEFT],
+        rt,
+    );
+    h.step(Input::Down);
+    h.until_idle(Input::A);
+    let log = log.borrow();
+    assert_eq!(
+        log[0],
+        "entered VERMILION_CITY from None via Some(\"load\")"
+    );
+    assert_eq!(log[1], "stepped VERMILION_CITY 18,31");
+    assert_eq!(log[2], "exited VERMILION_CITY to Some(\"VERMILION_DOCK\")");
+    assert_eq!(
+        log[3],
+        "entered VERMILION_DOCK from Some(\"VERMILION_CITY\") via Some(\"warp\")"
+    );
+    assert_eq!(log[4], "block VERMILION_DOCK 5,1=1");
+    assert_eq!(log[11], "block VERMILION_DOCK 8,2=13");
+    assert_eq!(log[12], "exited VERMILION_DOCK to Some(\"VERMILION_CITY\")");
+    assert_eq!(
+        log[13],
+        "entered VERMILION_CITY from Some(\"VERMILION_DOCK\") via Some(\"warp\")"
+    );
+    assert_eq!(log.len(), 14);
+}
+
+#[test]
+fn grass_steps_roll_encounters_by_version_table() {
+    let walk = |version| {
+        let mut h = H::at(version, "ROUTE_1", 2, 5, Down, &[], Rc::new(Runtime::new()));
+        let mut found = Vec::new();
+        // Pace up and down the grass patch (cells y 4..=7 on x=2).
+        for i in 0..400 {
+            let dir = if (i / 2) % 2 == 0 {
+                Input::Down
+            } else {
+                Input::Up
+            };
+            h.step(dir);
+            h.until_idle(Input::None);
+            if let Some(e) = h.ow.take_encounter() {
+                found.push((e.species, e.level));
+            }
+        }
+        found
+    };
+    let red = walk(GameVersion::Red);
+    let yellow = walk(GameVersion::Yellow);
+    assert!(
+        red.len() > 10 && yellow.len() > 10,
+        "{} {}",
+        red.len(),
+        yellow.len()
+    );
+    let red_table = &embedded(GameVersion::Red).unwrap().maps["ROUTE_1"]
+        .encounters
+        .as_ref()
+        .unwrap()
+        .grass;
+    assert!(red
+        .iter()
+        .all(|(s, l)| red_table.iter().any(|e| &e.species == s && e.level == *l)));
+    assert!(red.iter().all(|(_, l)| *l <= 5));
+    assert!(
+        yellow.iter().any(|(_, l)| *l > 5)
+            || yellow.iter().all(|(s, _)| s == "PIDGEY" || s == "RATTATA")
+    );
+}
