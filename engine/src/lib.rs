@@ -1,5 +1,8 @@
 //! Pallet's game engine. See `README.md` for the module table.
 
 pub mod data;
+// Generated tables (tools/gen-data); reached through `data`. Not formatted: regenerated verbatim.
+#[rustfmt::skip]
+mod generated;
 pub mod rng;
 pub mod world;

@@ -137,7 +137,7 @@ pub struct SpeciesId(pub u16);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct MoveId(pub u16);
 
-/// Index into the item table.
+/// Cartridge item number (`POKE_BALL` = 4); `Dataset::item` maps it to the record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct ItemId(pub u16);
 
