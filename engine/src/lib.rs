@@ -4,5 +4,7 @@ pub mod data;
 // Generated tables (tools/gen-data); reached through `data`. Not formatted: regenerated verbatim.
 #[rustfmt::skip]
 mod generated;
+pub mod pokemon;
 pub mod rng;
+pub mod save;
 pub mod world;

@@ -1,0 +1,28 @@
+//! Progress saves: the canonical struct, its deterministic encoding, atomic files with recovery,
+//! and the validator.
+//!
+//! - [`data`]: [`SaveData`] (reference §8.2 keys) and `new_game`.
+//! - [`record`]: [`MonRecord`], mons keyed by string ids, and conversion to/from [`Pokemon`](crate::pokemon::Pokemon).
+//! - [`codec`]: `PALLET-SAVE 1` header + canonical JSON; `encode`/`decode`.
+//! - [`file`]: atomic write (`.tmp`, fsync, `.bak`, rename) and recovering load.
+//! - [`validate`]: reference §8.3 step 5 (quarantine, reclaim, repair, remap) and its report.
+
+pub mod codec;
+pub mod data;
+pub mod file;
+pub mod record;
+pub mod validate;
+
+pub use codec::{decode, encode, DecodeError, EncodeError};
+pub use data::{
+    ItemStack, MapPoint, Meta, ModStamp, OrphanItem, OrphanMon, Orphaned, OutdoorPoint,
+    PlayerState, Pokedex, SaveData, Spawn, SAVE_FORMAT,
+};
+pub use file::{
+    load_save, write_save, LoadError, Loaded, Recovered, RecoverySource, SaveFileError,
+};
+pub use record::{MonRecord, RecordError};
+pub use validate::{validate, ValidateEnv, ValidationReport};
+
+#[cfg(test)]
+mod tests;
