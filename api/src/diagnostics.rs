@@ -35,6 +35,17 @@ impl std::fmt::Display for Diagnostic {
     }
 }
 
+/// A shareable handle on the runtime's diagnostics feed (mod `log` services write here).
+#[derive(Clone, Default)]
+pub struct LogFeed(pub(crate) std::rc::Rc<Diagnostics>);
+
+impl LogFeed {
+    /// Append a line.
+    pub fn push(&self, level: Level, owner: Option<&str>, message: String) {
+        self.0.push(level, owner, message);
+    }
+}
+
 #[derive(Default)]
 pub(crate) struct Diagnostics {
     lines: RefCell<Vec<Diagnostic>>,

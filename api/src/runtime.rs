@@ -19,7 +19,7 @@
 
 use std::rc::Rc;
 
-use crate::diagnostics::{Diagnostic, Diagnostics, Level};
+use crate::diagnostics::{Diagnostic, Level, LogFeed};
 use crate::event_bus::{EventBus, ListenerHandle, Subscription};
 use crate::events::{Event, ListenerResult};
 use crate::hook_bus::{HookBus, HookHandle};
@@ -29,7 +29,8 @@ use crate::reasons::EmitError;
 use crate::value::Value;
 
 /// Holds the live hook and event buses. `Runtime::default()` is the "null" runtime: no
-/// subscriber anywhere, every guard false; constructing it allocates nothing.
+/// subscriber anywhere, every guard false. Construction makes one small allocation (the
+/// shared diagnostics feed); guards and unsubscribed dispatch never allocate.
 ///
 /// The runtime is single-threaded (`!Send`): script VMs behind links are not thread-safe.
 #[derive(Default)]
@@ -37,7 +38,7 @@ pub struct Runtime {
     hooks: HookBus,
     events: EventBus,
     owners: Owners,
-    diagnostics: Diagnostics,
+    diagnostics: LogFeed,
 }
 
 impl Runtime {
@@ -57,7 +58,7 @@ impl Runtime {
     /// Run the chain for `H` around `vanilla`. With no subscriber this is `vanilla(args)`.
     #[inline]
     pub fn call<H: Hook>(&self, args: H::Args, vanilla: impl FnOnce(H::Args) -> H::Out) -> H::Out {
-        self.hooks.call::<H>(&self.diagnostics, args, vanilla)
+        self.hooks.call::<H>(&self.diagnostics.0, args, vanilla)
     }
 
     /// Constant-time: is anything listening to event `E`?
@@ -69,7 +70,7 @@ impl Runtime {
     /// Deliver `payload` to the listeners of `E`.
     #[inline]
     pub fn emit<E: Event>(&self, payload: E::Payload) {
-        self.events.emit::<E>(&self.diagnostics, &payload);
+        self.events.emit::<E>(&self.diagnostics.0, &payload);
     }
 
     // ----- hooks: subscription -----------------------------------------------------------------
@@ -180,7 +181,7 @@ impl Runtime {
             });
         }
         if self.events.wants_named(name) {
-            self.events.emit_named(&self.diagnostics, name, payload);
+            self.events.emit_named(&self.diagnostics.0, name, payload);
         }
         Ok(())
     }
@@ -226,11 +227,16 @@ impl Runtime {
 
     /// Every diagnostic so far, in order.
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
-        self.diagnostics.snapshot()
+        self.diagnostics.0.snapshot()
     }
 
     /// Take the diagnostics (the front end drains them).
     pub fn drain_diagnostics(&self) -> Vec<Diagnostic> {
-        self.diagnostics.drain()
+        self.diagnostics.0.drain()
+    }
+
+    /// A handle on the diagnostics feed (for services that log after load).
+    pub fn log_feed(&self) -> LogFeed {
+        self.diagnostics.clone()
     }
 }

@@ -37,6 +37,8 @@ pub enum BattleResult {
     Lose,
     Run,
     Caught,
+    /// Neither side won (only a turn limit set by the embedder ends a Gen 1 battle this way).
+    Draw,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
