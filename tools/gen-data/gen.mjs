@@ -241,7 +241,7 @@ function rsMove(m) {
   return (
     `    MoveData { id: ${rsStr(m.id)}, name: ${rsStr(m.name)}, num: ${m.num}, ` +
     `effect: ${m.rsEffect}, power: ${m.power}, ty: ${rsType(m.type)}, ` +
-    `accuracy: ${m.acc}, pp: ${m.pp} },\n`
+    `accuracy: ${m.acc}, pp: ${m.pp}, effect_chance: ${m.chance ?? 0} },\n`
   );
 }
 
@@ -441,9 +441,194 @@ async function generateGen1() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Gen 2
+
+const GEN2_MOVE_RENAMES = { ...GEN1_MOVE_RENAMES, FAINT_ATTACK: 'FEINTATTACK' };
+const MOVE_DISPLAY_OVERRIDES = {
+  PSYCHIC_M: 'PSYCHIC',
+  SAND_ATTACK: 'SAND-ATTACK',
+  DOUBLE_EDGE: 'DOUBLE-EDGE',
+  MUD_SLAP: 'MUD-SLAP',
+  LOCK_ON: 'LOCK-ON',
+};
+const GEN2_ACC_90 = new Set(['RAIN_DANCE', 'SUNNY_DAY']);
+const GEN2_GROWTH = ['MediumFast', 'SlightlyFast', 'SlightlySlow', 'MediumSlow', 'Fast', 'Slow'];
+
+function gen2Moves() {
+  const dex = Dex.forGen(2);
+  const rows = factLines('gen2_moves.txt');
+  if (rows.length !== 251) fail(`gen2_moves.txt: expected 251 moves, got ${rows.length}`);
+  return rows.map((row, i) => {
+    const [id, effect, power, type, acc, pp, chance] = row.split(/\s+/);
+    const num = i + 1;
+    const pk = [...dex.moves.all()].find((m) => m.num === num);
+    if (!pk) fail(`gen2: no @pkmn/dex move #${num}`);
+    const want = GEN2_MOVE_RENAMES[id] ?? normalize(id);
+    if (normalize(pk.name) !== want) fail(`gen2 move #${num}: facts ${id} vs @pkmn/dex ${pk.name}`);
+    // CURSE_T ('???') has no Type variant; see the fact file header.
+    const curse = type === 'CURSE_T';
+    if (curse ? pk.type !== '???' : typeName(pk.type) !== typeName(type)) fail(`gen2 ${id}: type ${type} vs ${pk.type}`);
+    if (pk.pp !== Number(pp)) fail(`gen2 ${id}: pp ${pp} vs ${pk.pp}`);
+    // Weather moves list 90% in the cartridge table but never roll accuracy; @pkmn/dex: true.
+    const pkAcc = pk.accuracy === true ? (GEN2_ACC_90.has(id) ? 90 : 100) : pk.accuracy;
+    if (pkAcc !== Number(acc)) fail(`gen2 ${id}: accuracy ${acc} vs ${pkAcc}`);
+    // Fixed-damage / variable-power moves: the cartridge stores a placeholder or the fixed
+    // damage (SONICBOOM 20, DRAGON_RAGE 40); @pkmn/dex stores 0 or 1. Compare the rest.
+    if (pk.basePower > 1 && pk.basePower !== Number(power)) fail(`gen2 ${id}: power ${power} vs ${pk.basePower}`);
+    return {
+      id,
+      num,
+      name: MOVE_DISPLAY_OVERRIDES[id] ?? id.replaceAll('_', ' '),
+      rsEffect: `MoveEffect::Gen2(${rsStr(effect)})`,
+      power: Number(power),
+      type: curse ? 'GHOST' : typeName(type),
+      acc: Number(acc),
+      pp: Number(pp),
+      chance: Number(chance),
+      pkmnName: pk.name,
+    };
+  });
+}
+
+function itemConstant(name) {
+  return name.toUpperCase().replace(/'/g, '').replace(/[^A-Z0-9]+/g, '_').replace(/^_|_$/g, '');
+}
+
+function gen2Trigger(target) {
+  const stat = {
+    'with an Atk stat > its Def stat': 'ATK_GT_DEF',
+    'with an Atk stat < its Def stat': 'ATK_LT_DEF',
+    'with an Atk stat equal to its Def stat': 'ATK_EQ_DEF',
+  };
+  const c = target.evoCondition;
+  switch (target.evoType) {
+    case undefined:
+      if (!target.evoLevel) fail(`gen2 ${target.name}: no evolution method`);
+      if (c === undefined) return `EvolutionTrigger::Level(${target.evoLevel})`;
+      if (stat[c]) return `EvolutionTrigger::Other(${rsStr(`STAT ${target.evoLevel} ${stat[c]}`)})`;
+      return fail(`gen2 ${target.name}: unknown condition ${c}`);
+    case 'useItem':
+      return `EvolutionTrigger::Item(${rsStr(itemConstant(target.evoItem))})`;
+    case 'trade':
+      return target.evoItem
+        ? `EvolutionTrigger::Other(${rsStr(`TRADE ${itemConstant(target.evoItem)}`)})`
+        : 'EvolutionTrigger::Trade';
+    case 'levelFriendship': {
+      const when = { undefined: '', 'during the day': ' DAY', 'at night': ' NIGHT' }[c];
+      if (when === undefined) fail(`gen2 ${target.name}: unknown happiness condition ${c}`);
+      return `EvolutionTrigger::Other(${rsStr(`HAPPINESS${when}`)})`;
+    }
+    default:
+      return fail(`gen2 ${target.name}: unknown evolution type ${target.evoType}`);
+  }
+}
+
+function gen2SpeciesId(pkName, gen1Ids, dex) {
+  if (dex <= 151) return gen1Ids[dex - 1];
+  return pkName.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^_|_$/g, '');
+}
+
+async function gen2Species(moves) {
+  const dex = Dex.forGen(2);
+  const pkSpecies = dexSpecies(2, 251);
+  const gen1Ids = factLines('gen1_base_stats.txt').map((l) => l.split(/\s+/)[0]);
+  const base = factLines('gen2_base_stats.txt');
+  if (base.length !== 251) fail('gen2_base_stats.txt: expected 251 species');
+  const numOfPkMove = new Map(moves.map((m) => [dex.moves.get(m.pkmnName).id, m.num]));
+  const ids = pkSpecies.map((pk, i) => gen2SpeciesId(pk.name, gen1Ids, i + 1));
+  const out = [];
+  for (let i = 0; i < 251; i++) {
+    const pk = pkSpecies[i];
+    const [dexNo, catchRate, baseExp, growth] = base[i].split(/\s+/).map(Number);
+    if (dexNo !== i + 1) fail(`gen2_base_stats.txt line ${i + 1}: dex ${dexNo}`);
+    if (GEN2_GROWTH[growth] === undefined) fail(`gen2 #${dexNo}: bad growth ${growth}`);
+    const id = ids[i];
+    // Level-up learnset: @pkmn/dex gen2 level-up entries ("2L<level>"), level order, ties by
+    // move number. Level-1 entries are the moves a new Pokémon starts with.
+    const codes = await levelUpCodes(2, pk.id);
+    const learnset = [];
+    for (const [move, levels] of codes) {
+      const num = numOfPkMove.get(move) ?? fail(`gen2 ${id}: unknown move ${move}`);
+      for (const lvl of new Set(levels)) learnset.push([lvl, num]);
+    }
+    learnset.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    const start = learnset.filter(([l]) => l === 1).map(([, m]) => m);
+    const evolutions = (pk.evos ?? [])
+      .map((n) => dex.species.get(n))
+      .filter((t) => t.num <= 251 && !t.forme)
+      .sort((a, b) => a.num - b.num)
+      .map((t) => ({ into: ids[t.num - 1], trigger: gen2Trigger(t) }));
+    out.push({
+      id,
+      name: speciesDisplay(id, pk.name),
+      pkmnName: pk.name,
+      dex: i + 1,
+      hp: pk.baseStats.hp,
+      atk: pk.baseStats.atk,
+      def: pk.baseStats.def,
+      spe: pk.baseStats.spe,
+      spc: pk.baseStats.spa,
+      spd: pk.baseStats.spd,
+      types: [pk.types[0], pk.types[1] ?? pk.types[0]],
+      catchRate,
+      baseExp,
+      growth: GEN2_GROWTH[growth],
+      start,
+      learnset,
+      evolutions,
+    });
+  }
+  return out;
+}
+
+function gen2TypeChart() {
+  const rows = [];
+  let foresight = null;
+  for (const l of factLines('gen2_type_matchups.txt')) {
+    if (l === 'FORESIGHT') {
+      foresight = rows.length;
+      continue;
+    }
+    const [a, d, m] = l.split(/\s+/);
+    if (!['0', '5', '20'].includes(m)) fail(`bad multiplier ${l}`);
+    rows.push([typeName(a), typeName(d), Number(m)]);
+  }
+  if (foresight === null) fail('gen2_type_matchups.txt: missing FORESIGHT marker');
+  crossCheckChart(2, rows, ALL_TYPES);
+  return { rows, foresight };
+}
+
+async function generateGen2() {
+  const pret = 'pret/pokecrystal (facts in tools/gen-data/facts/gen2_*.txt)';
+  const moves = gen2Moves();
+  let ms = header(`${pret} and @pkmn/dex ${DEX_VERSION}`);
+  ms += 'use crate::data::types::{MoveData, MoveEffect, Type};\n\n';
+  ms += `pub static MOVES: [MoveData; ${moves.length}] = [\n${moves.map(rsMove).join('')}];\n\n`;
+  ms += rsIndex('MOVE_NAMES', nameIndex(moves.map((m) => [m.num, [m.id, m.name, m.pkmnName]]), 'gen2 move'));
+  emit('gen2_moves.rs', ms);
+
+  const species = await gen2Species(moves);
+  let ss = header(`@pkmn/dex ${DEX_VERSION} and ${pret}`);
+  ss += 'use crate::data::types::*;\n\n';
+  ss += `pub static SPECIES: [SpeciesData; ${species.length}] = [\n${species.map(rsSpecies).join('')}];\n\n`;
+  ss += rsIndex(
+    'SPECIES_NAMES',
+    nameIndex(species.map((s, i) => [i, [s.id, s.name, s.pkmnName]]), 'gen2 species'),
+  );
+  emit('gen2_species.rs', ss);
+
+  const { rows, foresight } = gen2TypeChart();
+  let ts = rsTypes(2, rows, `${pret}, checked against @pkmn/dex ${DEX_VERSION}`, ALL_TYPES);
+  ts += '\n/// Index in `TYPE_MATCHUPS` of the first row that Foresight ignores (the cartridge\'s -2 marker).\n';
+  ts += `pub const FORESIGHT_ROWS_START: usize = ${foresight};\n`;
+  emit('gen2_types.rs', ts);
+}
+
+// ---------------------------------------------------------------------------------------------
 // main
 
 await generateGen1();
+await generateGen2();
 
 let mod = header('tools/gen-data/gen.mjs');
 mod += '//! Generated data tables. The public API lives in `crate::data`.\n\n';

@@ -9,6 +9,7 @@
 use super::names::lookup;
 use super::types::{ItemData, ItemId, MoveData, MoveId, SpeciesData, SpeciesId, Type};
 use crate::generated::{gen1_items, gen1_moves, gen1_species, gen1_types};
+use crate::generated::{gen2_moves, gen2_species, gen2_types};
 
 /// One generation's tables (species, moves, items, type chart).
 #[derive(Debug)]
@@ -49,6 +50,30 @@ static GEN1: Dataset = Dataset {
 /// Red/Blue/Yellow data: 151 species, 165 moves, the Gen 1 items and type chart.
 pub fn gen1() -> &'static Dataset {
     &GEN1
+}
+
+/// No item numbers (the Gen 2 dataset carries no item table yet).
+static NO_ITEM_SLOTS: [u8; 256] = [u8::MAX; 256];
+
+static GEN2: Dataset = Dataset {
+    generation: 2,
+    species: &gen2_species::SPECIES,
+    moves: &gen2_moves::MOVES,
+    items: &[],
+    types: &gen2_types::TYPES,
+    type_chart: &gen2_types::TYPE_CHART,
+    matchups: &gen2_types::TYPE_MATCHUPS,
+    species_names: &gen2_species::SPECIES_NAMES,
+    move_names: &gen2_moves::MOVE_NAMES,
+    item_names: &[],
+    item_slots: &NO_ITEM_SLOTS,
+};
+
+/// Gold/Silver data for the `gold`/`silver` dataset views: 251 species (`spc` = Special
+/// Attack, `spd` = Special Defense), 251 moves (effects as pokecrystal constants, see
+/// `MoveEffect::Gen2`), and the Gen 2 type chart with Dark and Steel. No items yet.
+pub fn gen2() -> &'static Dataset {
+    &GEN2
 }
 
 impl Dataset {
@@ -125,6 +150,15 @@ impl Dataset {
     /// per-defender-type application as the cartridge does it. Pairs not listed are 10.
     pub fn type_matchups(&self) -> &'static [(Type, Type, u8)] {
         self.matchups
+    }
+
+    /// Gen 2: the rows from this index on are the immunities Foresight ignores (the cartridge
+    /// table's `-2` marker). Gen 1 has no such rows: `type_matchups().len()`.
+    pub fn foresight_rows_start(&self) -> usize {
+        match self.generation {
+            2 => gen2_types::FORESIGHT_ROWS_START,
+            _ => self.matchups.len(),
+        }
     }
 
     /// Whether `ty` exists in this generation.

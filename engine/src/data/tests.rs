@@ -327,3 +327,100 @@ fn check_integrity(ds: &Dataset) {
 fn gen1_integrity() {
     check_integrity(gen1());
 }
+
+#[test]
+fn gen2_counts_and_types() {
+    let g = gen2();
+    assert_eq!(g.generation, 2);
+    assert_eq!(g.species.len(), 251);
+    assert_eq!(g.moves.len(), 251);
+    assert_eq!(g.types.len(), 17);
+    assert!(g.has_type(Type::Dark) && g.has_type(Type::Steel));
+    assert!(!gen1().has_type(Type::Dark) && !gen1().has_type(Type::Steel));
+    assert!(g.items.is_empty());
+    assert!(g.get_item(ItemId(4)).is_none());
+    assert_eq!(g.moves[250].id, "BEAT_UP");
+    assert_eq!(g.moves[164].id, "STRUGGLE");
+    // Gen 1 move ids keep their numbers in Gen 2.
+    for m in gen1().moves {
+        assert_eq!(g.move_data(MoveId(m.num)).id, m.id);
+    }
+    // Species ids and dex numbers agree across the two datasets.
+    for s in gen1().species {
+        assert_eq!(g.species(SpeciesId(s.dex - 1)).id, s.id);
+    }
+}
+
+#[test]
+fn gen2_spot_checks() {
+    let g = gen2();
+    assert_eq!(g.effectiveness(Type::Ghost, Type::Psychic), 20);
+    assert_eq!(gen1().effectiveness(Type::Ghost, Type::Psychic), 0);
+    assert_eq!(g.effectiveness(Type::Bug, Type::Poison), 5);
+    assert_eq!(g.effectiveness(Type::Poison, Type::Bug), 10);
+    assert_eq!(g.effectiveness(Type::Ice, Type::Fire), 5);
+    assert_eq!(g.effectiveness(Type::Psychic, Type::Dark), 0);
+    assert_eq!(g.effectiveness(Type::Poison, Type::Steel), 0);
+    assert_eq!(g.effectiveness(Type::Ghost, Type::Steel), 5);
+    assert_eq!(g.type_matchups()[0], (Type::Normal, Type::Rock, 5));
+    let fs = g.foresight_rows_start();
+    assert_eq!(
+        &g.type_matchups()[fs..],
+        &[
+            (Type::Normal, Type::Ghost, 0),
+            (Type::Fighting, Type::Ghost, 0)
+        ]
+    );
+    assert_eq!(gen1().foresight_rows_start(), gen1().type_matchups().len());
+
+    let magnemite = sp(g, "Magnemite");
+    assert_eq!(magnemite.types, [Type::Electric, Type::Steel]);
+    let mewtwo = sp(g, "MEWTWO");
+    assert_eq!((mewtwo.spc, mewtwo.spd, mewtwo.catch_rate), (154, 90, 3));
+    let chikorita = sp(g, "Chikorita");
+    assert_eq!(
+        (chikorita.dex, chikorita.catch_rate, chikorita.base_exp),
+        (152, 45, 64)
+    );
+    assert_eq!(chikorita.growth, GrowthRate::MediumSlow);
+    assert_eq!(sp(g, "Ho-Oh").id, "HO_OH");
+    assert_eq!(sp(g, "ho oh").name, "HO-OH");
+    assert_eq!(sp(g, "Porygon2").dex, 233);
+    assert_eq!(sp(g, "Farfetch'd").id, "FARFETCHD");
+    assert_eq!(sp(g, "Eevee").evolutions.len(), 5);
+    let espeon = sp(g, "Eevee")
+        .evolutions
+        .iter()
+        .find(|e| e.into == "ESPEON")
+        .unwrap();
+    assert_eq!(espeon.trigger, EvolutionTrigger::Other("HAPPINESS DAY"));
+    let onix = sp(g, "Onix").evolutions[0];
+    assert_eq!(
+        onix,
+        Evolution {
+            trigger: EvolutionTrigger::Other("TRADE METAL_COAT"),
+            into: "STEELIX"
+        }
+    );
+    assert_eq!(sp(g, "Tyrogue").evolutions.len(), 3);
+
+    let bite = mv(g, "Bite");
+    assert_eq!(bite.ty, Type::Dark);
+    assert_eq!(bite.effect, MoveEffect::Gen2("EFFECT_FLINCH_HIT"));
+    assert_eq!(bite.effect_chance, 30);
+    assert_eq!(mv(g, "Faint Attack").id, "FAINT_ATTACK");
+    assert_eq!(mv(g, "Feint Attack").id, "FAINT_ATTACK");
+    assert_eq!(mv(g, "Mud-Slap").name, "MUD-SLAP");
+    assert_eq!(mv(g, "EXTREMESPEED").power, 80);
+    assert_eq!(mv(g, "Curse").effect, MoveEffect::Gen2("EFFECT_CURSE"));
+    assert!(g
+        .moves
+        .iter()
+        .all(|m| matches!(m.effect, MoveEffect::Gen2(_))));
+    assert!(gen1().moves.iter().all(|m| m.effect_chance == 0));
+}
+
+#[test]
+fn gen2_integrity() {
+    check_integrity(gen2());
+}

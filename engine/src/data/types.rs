@@ -76,7 +76,10 @@ impl Type {
     }
 
     pub fn from_id(s: &str) -> Option<Type> {
-        ALL_TYPES.iter().copied().find(|t| t.id().eq_ignore_ascii_case(s))
+        ALL_TYPES
+            .iter()
+            .copied()
+            .find(|t| t.id().eq_ignore_ascii_case(s))
     }
 }
 
@@ -146,7 +149,8 @@ pub enum EvolutionTrigger {
     Level(u8),
     Item(&'static str),
     Trade,
-    /// Gen 2 only: happiness (optionally day/night), stat comparisons, etc. Kept as text.
+    /// Gen 2 only, kept as text: `"HAPPINESS"`, `"HAPPINESS DAY"`, `"HAPPINESS NIGHT"`,
+    /// `"TRADE <ITEM_ID>"` (trade while holding), `"STAT <level> ATK_GT_DEF|ATK_LT_DEF|ATK_EQ_DEF"`.
     Other(&'static str),
 }
 
@@ -267,7 +271,8 @@ pub enum MoveEffect {
     LeechSeed,
     Splash,
     Disable,
-    /// Gen 2 effects not present in Gen 1 are carried by name only (dataset views).
+    /// Every Gen 2 move carries its pret/pokecrystal effect constant by name
+    /// (`"EFFECT_NORMAL_HIT"`); the Gen 1 variants above are used by the Gen 1 dataset only.
     Gen2(&'static str),
 }
 
@@ -285,6 +290,9 @@ pub struct MoveData {
     /// Accuracy in percent as listed in the cartridge table (the engine converts to /256).
     pub accuracy: u8,
     pub pp: u8,
+    /// Gen 2 only: chance of the secondary effect in percent, as in the cartridge table
+    /// (Gen 1 tables have no such column: side-effect chances are fixed per effect; 0 there).
+    pub effect_chance: u8,
 }
 
 /// Item categories the engine cares about.

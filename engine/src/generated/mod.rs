@@ -7,3 +7,6 @@ pub mod gen1_items;
 pub mod gen1_moves;
 pub mod gen1_species;
 pub mod gen1_types;
+pub mod gen2_moves;
+pub mod gen2_species;
+pub mod gen2_types;
