@@ -1,5 +1,6 @@
 //! Pallet's game engine. See `README.md` for the module table.
 
+pub mod battle;
 pub mod data;
 // Generated tables (tools/gen-data); reached through `data`. Not formatted: regenerated verbatim.
 #[rustfmt::skip]

@@ -1,0 +1,317 @@
+//! The faint pipeline (reference §5.6): an idempotent faint queue per side, the player's and
+//! the enemy's faint routines, EXP among participants (the cartridge's `GainExperience`, through
+//! `battle.exp_award` and `exp.gain`), level-up with stat recompute and move learning
+//! (`pokemon.level_up`), trainer replacement and the SHIFT offer, wild "Use next POKéMON?",
+//! blackout, and double-faint resolution.
+
+use smallvec::SmallVec;
+
+use pallet_api::Runtime;
+
+use crate::pokemon::mon::max_pp;
+use crate::pokemon::stats::{exp_for_level, level_for_exp};
+use crate::pokemon::MOVE_SLOTS;
+
+use super::rows::{Msg, Row, Sound, Who};
+use super::sites::{self, Share};
+use super::state::flag;
+use super::{Action, Battle, BattleResult, BattleRng, BattleStyle, Phase, Side};
+
+impl<R: BattleRng> Battle<R> {
+    /// Schedule every battler at 0 HP whose faint is not queued yet, then decide what the
+    /// battle waits for. A simultaneous faint enters the enemy-faint EXP/win path first unless
+    /// the player has no healthy mon left, in which case only the blackout runs (no EXP).
+    pub(crate) fn resolve_faints(&mut self, rt: &Runtime) {
+        if self.phase == Phase::Finished {
+            return;
+        }
+        let p_down = self.hp(Side::Player) == 0;
+        let e_down = self.hp(Side::Enemy) == 0;
+        if p_down && !self.sides[0].faint_queued {
+            self.faint_player(rt);
+        }
+        if !self.sides[0].any_healthy() {
+            if e_down && !self.sides[1].faint_queued {
+                // The enemy's faint animation still plays; its EXP path does not run.
+                self.sides[1].faint_queued = true;
+                self.push(Row::Faint(Side::Enemy));
+            }
+            self.blackout(rt);
+            return;
+        }
+        if e_down && !self.sides[1].faint_queued {
+            self.faint_enemy(rt);
+        }
+        if e_down {
+            if self.kind.is_wild() {
+                self.win(rt);
+                return;
+            }
+            if !self.sides[1].any_healthy() {
+                self.text(Msg::TrainerDefeated);
+                self.push(Row::Sound(Sound::VictoryTrainer));
+                self.win(rt);
+                return;
+            }
+        }
+        let p_needs = self.hp(Side::Player) == 0;
+        let e_needs = self.hp(Side::Enemy) == 0;
+        if p_needs || e_needs {
+            if p_needs && self.kind.is_wild() {
+                self.text(Msg::UseNextMon);
+            }
+            self.phase = Phase::Replacement {
+                player: p_needs,
+                enemy: e_needs,
+            };
+        }
+    }
+
+    /// The RFC 0016 precedence for one field-residual batch: when the batch leaves the player
+    /// with no healthy mon, only the player's faint authority runs (blackout, no enemy EXP or
+    /// replacement), whatever order the rows came in; otherwise newly fainted battlers are
+    /// scheduled player first, then enemy — which is what [`Battle::resolve_faints`] does.
+    #[allow(dead_code)] // called by the RFC 0016 site once it lands in `field_residual_slot`
+    pub(crate) fn resolve_faints_after_field(&mut self, rt: &Runtime) {
+        self.resolve_faints(rt);
+    }
+
+    fn faint_player(&mut self, rt: &Runtime) {
+        let s = &mut self.sides[0];
+        s.faint_queued = true;
+        s.participants &= !(1u8 << s.active);
+        let w = self.who(Side::Player);
+        let species = self.sides[0].mon().species;
+        // The cartridge wipes the enemy's stored Bide damage here.
+        self.bat_mut(Side::Enemy).bide_damage = 0;
+        self.push(Row::Faint(Side::Player));
+        self.push(Row::Sound(Sound::Cry(species)));
+        self.text(Msg::Fainted { mon: w });
+        sites::battle_fainted(self, rt, Side::Player);
+    }
+
+    fn faint_enemy(&mut self, rt: &Runtime) {
+        self.sides[1].faint_queued = true;
+        let p = self.bat_mut(Side::Player);
+        p.clear(flag::MULTI_HIT);
+        p.hits = 0;
+        p.used = None;
+        self.bat_mut(Side::Enemy).used = None;
+        self.push(Row::Faint(Side::Enemy));
+        if self.kind.is_wild() {
+            self.push(Row::Sound(Sound::VictoryWild));
+        } else {
+            self.push(Row::Sound(Sound::FaintFall));
+            self.push(Row::Sound(Sound::FaintThud));
+        }
+        let w = self.who(Side::Enemy);
+        self.text(Msg::Fainted { mon: w });
+        sites::battle_fainted(self, rt, Side::Enemy);
+        self.award_exp(rt);
+    }
+
+    fn blackout(&mut self, rt: &Runtime) {
+        self.text(Msg::OutOfUsableMons);
+        self.text(Msg::BlackedOut);
+        self.finish(rt, BattleResult::Lose);
+    }
+
+    fn win(&mut self, rt: &Runtime) {
+        if self.pay_day > 0 {
+            self.text(Msg::PickedUpMoney {
+                amount: self.pay_day,
+            });
+        }
+        self.finish(rt, BattleResult::Win);
+    }
+
+    // ----- replacement --------------------------------------------------------------------
+
+    pub(crate) fn run_replacement(
+        &mut self,
+        rt: &Runtime,
+        player: Option<Action>,
+        enemy: Option<Action>,
+    ) {
+        let enemy_pending = enemy.is_some();
+        if let Some(pa) = player {
+            match pa {
+                Action::Switch(slot) => self.send_out(Side::Player, slot),
+                Action::Run => {
+                    if self.try_run(true) {
+                        self.finish(rt, BattleResult::Ran);
+                        return;
+                    }
+                    // NO, then a failed escape: the party menu comes up anyway.
+                    self.phase = Phase::Replacement {
+                        player: true,
+                        enemy: enemy_pending,
+                    };
+                    return;
+                }
+                _ => {}
+            }
+        }
+        if let Some(Action::Switch(slot)) = enemy {
+            self.send_out(Side::Enemy, slot);
+            // A new enemy: only the mon now out has fought it.
+            let active = self.sides[0].active;
+            self.sides[0].participants = 1 << active;
+            if self.style == BattleStyle::Shift
+                && self.sides[0].party.len() > 1
+                && self.hp(Side::Player) > 0
+            {
+                self.text(Msg::TrainerAboutToUse {
+                    mon: Who {
+                        side: Side::Enemy,
+                        slot,
+                    },
+                });
+                self.phase = Phase::Shift;
+                return;
+            }
+        }
+        self.phase = Phase::Round;
+    }
+
+    pub(crate) fn run_shift(&mut self, _rt: &Runtime, player: Action) {
+        if let Action::Switch(slot) = player {
+            self.switch_in(Side::Player, slot);
+        }
+        self.phase = Phase::Round;
+    }
+
+    // ----- experience ---------------------------------------------------------------------
+
+    /// `GainExperience` for the fainted enemy.
+    fn award_exp(&mut self, rt: &Runtime) {
+        if self.link_rules {
+            return; // no EXP in link battles
+        }
+        let data = self.data;
+        let enemy = self.sides[1].mon();
+        let Some(sp) = data.get_species(enemy.species) else {
+            return;
+        };
+        let enemy_level = enemy.level;
+        let base = [sp.hp, sp.atk, sp.def, sp.spe, sp.spc];
+        let base_exp = sp.base_exp;
+        let mut shares: SmallVec<[Share; 6]> = SmallVec::new();
+        sites::exp_award(self, rt, &mut shares);
+        let participants = shares.len() as u8;
+        for share in shares {
+            let slot = usize::from(share.slot);
+            let n = share.split.max(1);
+            let Some(mon) = self.sides[0].party.get_mut(slot) else {
+                continue;
+            };
+            if mon.hp == 0 {
+                continue;
+            }
+            let div = |v: u8| u16::from(v / n);
+            let se = &mut mon.stat_exp;
+            se.hp = se.hp.saturating_add(div(base[0]));
+            se.atk = se.atk.saturating_add(div(base[1]));
+            se.def = se.def.saturating_add(div(base[2]));
+            se.spe = se.spe.saturating_add(div(base[3]));
+            se.spc = se.spc.saturating_add(div(base[4]));
+            let mut exp = (u32::from(base_exp / n) * u32::from(enemy_level) / 7) & 0xFFFF;
+            let traded = self.player_id.is_some_and(|id| mon.ot_id != id);
+            if traded {
+                exp = (exp + (exp >> 1)) & 0xFFFF;
+            }
+            if !self.kind.is_wild() {
+                exp = (exp + (exp >> 1)) & 0xFFFF;
+            }
+            let exp = sites::exp_gain(self, rt, share.slot, participants, traded, exp);
+            let Some(growth) = data
+                .get_species(self.sides[0].party[slot].species)
+                .map(|s| s.growth)
+            else {
+                continue;
+            };
+            let mon = &mut self.sides[0].party[slot];
+            let cap = exp_for_level(growth, 100);
+            mon.exp = mon.exp.saturating_add(exp).min(cap);
+            let new_level = level_for_exp(growth, mon.exp);
+            let old_level = mon.level;
+            if share.announce {
+                self.text(Msg::GainedExp {
+                    mon: Who {
+                        side: Side::Player,
+                        slot: share.slot,
+                    },
+                    amount: exp,
+                    boosted: traded,
+                });
+            }
+            if new_level > old_level {
+                self.level_up(rt, share.slot, new_level);
+            }
+        }
+        let active = self.sides[0].active;
+        self.sides[0].participants = 1 << active;
+    }
+
+    /// Level-up: stats recomputed (HP rises by the max-HP gain), the active battler's stats
+    /// replaced by the new ones (stages are not re-applied: a cartridge quirk), moves learned at
+    /// the new level only (levels skipped in one gain teach nothing), `pokemon.level_up`.
+    fn level_up(&mut self, rt: &Runtime, slot: u8, new_level: u8) {
+        let data = self.data;
+        let s = usize::from(slot);
+        let prev = self.sides[0].party[s].level;
+        self.sides[0].party[s].set_level(data, new_level);
+        let is_active = self.sides[0].active == slot;
+        if is_active && !self.bat(Side::Player).has(flag::TRANSFORMED) {
+            let st = self.sides[0].party[s].stats;
+            let b = self.bat_mut(Side::Player);
+            b.level = new_level;
+            b.stats = [st.atk, st.def, st.spe, st.spc];
+            b.unmod = b.stats;
+            self.quarter_speed_if_paralyzed_self(Side::Player);
+        } else if is_active {
+            self.bat_mut(Side::Player).level = new_level;
+        }
+        let w = Who {
+            side: Side::Player,
+            slot,
+        };
+        self.text(Msg::GrewToLevel {
+            mon: w,
+            level: new_level,
+        });
+        self.push(Row::Sound(Sound::LevelUp));
+        let learn: SmallVec<[crate::data::MoveId; 4]> = self.sides[0].party[s]
+            .learnset_moves_at(data, new_level)
+            .collect();
+        for mv in learn {
+            let mon = &mut self.sides[0].party[s];
+            if mon.moves.contains(&Some(mv)) {
+                continue;
+            }
+            if let Some(free) = (0..MOVE_SLOTS).find(|&i| mon.moves[i].is_none()) {
+                mon.moves[free] = Some(mv);
+                mon.pp[free] = max_pp(data, mv, 0).unwrap_or(0);
+                let pp = mon.pp[free];
+                if is_active && !self.bat(Side::Player).has(flag::TRANSFORMED) {
+                    let b = self.bat_mut(Side::Player);
+                    b.moves[free] = Some(mv);
+                    b.pp[free] = pp;
+                }
+                self.text(Msg::LearnedMove { mon: w, mv });
+            } else {
+                // The cartridge asks which move to forget; a headless battle keeps the old four.
+                self.text(Msg::TryingToLearn { mon: w, mv });
+                self.text(Msg::DidNotLearn { mon: w, mv });
+            }
+        }
+        self.level_ups |= 1 << slot;
+        sites::level_up(self, rt, slot, prev);
+    }
+
+    /// Paralysis and burn penalties on `s`'s own fresh stats.
+    fn quarter_speed_if_paralyzed_self(&mut self, s: Side) {
+        self.quarter_speed_if_paralyzed(s);
+        self.halve_attack_if_burned(s);
+    }
+}

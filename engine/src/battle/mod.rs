@@ -1,0 +1,566 @@
+//! Gen 1 battles: mechanics faithful to the cartridge (pret disassembly, Showdown's Gen 1
+//! research), the turn structure of reference-semantics §5, the faint pipeline, and an ordered
+//! queue of presentation rows.
+//!
+//! - [`Battle`] is the state machine: [`Battle::needs_choice`] says who must act,
+//!   [`Battle::legal_actions`] lists what they may do, [`Battle::submit`] resolves a round (or a
+//!   replacement), [`Battle::rows`] drains the presentation queue.
+//! - The battle is generic over its random source ([`BattleRng`]): the seeded [`Rng`] in games
+//!   and benches, a [`ScriptedRng`] byte queue in tests.
+//!
+//! Modules: [`source`] random sources, [`rows`] rows and lazy text, [`state`] battler/side/field
+//! state, `damage` the damage formula, crits and accuracy, `exec` one side's move, `effects` move
+//! effect families, `round` turn order, residuals and end of round, `faint` the faint pipeline
+//! (EXP, level-up, replacement, blackout), `sites` the guarded hook/event call sites.
+
+pub mod calc;
+pub mod capture;
+mod damage;
+mod effects;
+mod exec;
+mod faint;
+pub mod random;
+mod round;
+pub mod rows;
+mod sites;
+pub mod source;
+pub mod state;
+pub mod teams;
+
+#[cfg(test)]
+mod tests;
+
+use smallvec::SmallVec;
+
+use pallet_api::Runtime;
+
+use crate::data::{Dataset, ItemId};
+use crate::pokemon::Pokemon;
+use crate::rng::Rng;
+
+pub use rows::{ChargeText, Msg, Names, Row, Sound, StatKind, Who};
+pub use source::{BattleRng, ScriptedRng};
+pub use state::{Battler, Field, Screens, SideState, Token};
+
+/// A side of the battle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Side {
+    Player,
+    Enemy,
+}
+
+impl Side {
+    #[inline(always)]
+    pub fn other(self) -> Side {
+        match self {
+            Side::Player => Side::Enemy,
+            Side::Enemy => Side::Player,
+        }
+    }
+    #[inline(always)]
+    pub fn idx(self) -> usize {
+        self as usize
+    }
+    /// `"player"` / `"enemy"` as mods see it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Side::Player => "player",
+            Side::Enemy => "enemy",
+        }
+    }
+}
+
+/// Wild encounter or trainer battle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BattleKind {
+    Wild,
+    /// `class` is the trainer class id (`"BUG_CATCHER"`, `"RIVAL1"`), `index` the party index
+    /// within that class; `name` is what the text prints ("BUG CATCHER").
+    Trainer {
+        class: String,
+        index: u16,
+        name: String,
+    },
+}
+
+impl BattleKind {
+    pub fn is_wild(&self) -> bool {
+        matches!(self, BattleKind::Wild)
+    }
+}
+
+/// One side's choice for a round or a replacement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Use the move in slot 0..4.
+    Move(u8),
+    /// Send out the party mon at this index.
+    Switch(u8),
+    /// Use a bag item (balls go to the capture path).
+    Item(ItemId),
+    /// Try to run (wild battles).
+    Run,
+    /// No move has PP left (or the only one is disabled).
+    Struggle,
+    /// No choice this turn: recharging, thrashing, charging, raging, storing energy, asleep,
+    /// frozen or trapped ("FIGHT" with nothing to pick); also "keep the current mon" at a
+    /// SHIFT prompt and the side that has nothing to replace.
+    Continue,
+}
+
+/// What the battle waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NeedsChoice {
+    /// Both sides choose an action for a new round.
+    Round,
+    /// A fainted mon must be replaced. `player`: choose a [`Action::Switch`] (or [`Action::Run`]
+    /// in a wild battle: "Use next POKéMON?" → NO); `enemy`: the trainer sends the next mon.
+    Replacement { player: bool, enemy: bool },
+    /// SHIFT style: the trainer is about to send out a new mon; the player may switch
+    /// ([`Action::Switch`]) or keep the current one ([`Action::Continue`]).
+    Shift,
+    /// The battle is over; see [`Battle::result`].
+    Finished,
+}
+
+/// How the battle ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BattleResult {
+    Win,
+    Lose,
+    Draw,
+    Ran,
+    Caught,
+}
+
+impl BattleResult {
+    /// The reference engine's result string (`"win"`, `"lose"`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BattleResult::Win => "win",
+            BattleResult::Lose => "lose",
+            BattleResult::Draw => "draw",
+            BattleResult::Ran => "ran",
+            BattleResult::Caught => "caught",
+        }
+    }
+}
+
+/// SHIFT or SET battle style (cartridge option).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum BattleStyle {
+    #[default]
+    Shift,
+    Set,
+}
+
+/// A choice the battle cannot take in its current state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BattleError {
+    #[error("the battle is over")]
+    Finished,
+    #[error("{side:?} cannot take {action:?} now")]
+    Illegal { side: Side, action: Action },
+}
+
+/// Internal phase of the state machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Phase {
+    Round,
+    Replacement { player: bool, enemy: bool },
+    Shift,
+    Finished,
+}
+
+/// A Gen 1 battle. `R` is the random source: [`Rng`] (default) or [`ScriptedRng`] in tests.
+#[derive(Clone, Debug)]
+pub struct Battle<R: BattleRng = Rng> {
+    pub(crate) data: &'static Dataset,
+    pub(crate) kind: BattleKind,
+    pub(crate) sides: [SideState; 2],
+    pub(crate) field: Field,
+    pub(crate) rng: R,
+    pub(crate) rows: Vec<Row>,
+    pub(crate) record_rows: bool,
+    pub(crate) result: Option<BattleResult>,
+    pub(crate) phase: Phase,
+    pub(crate) turn: u32,
+    /// The cartridge's shared `wDamage`: the last damage dealt by anyone (Counter, Bide,
+    /// trapping continuation read it).
+    pub(crate) last_damage: u16,
+    pub(crate) move_missed: bool,
+    pub(crate) crit: bool,
+    /// OHKO succeeded (`wCriticalHitOrOHKO == 2`) or failed by speed (`$FF`).
+    pub(crate) ohko: OhkoState,
+    /// Effectiveness of the last damage calculation, in tenths (10 = neutral, 0 = immune).
+    pub(crate) effectiveness: u8,
+    pub(crate) run_attempts: u8,
+    /// Money scattered by Pay Day (picked up on a win).
+    pub(crate) pay_day: u32,
+    pub(crate) style: BattleStyle,
+    pub(crate) player_name: String,
+    /// Mod-supplied message strings referenced by [`Msg::ModText`].
+    pub(crate) mod_texts: Vec<String>,
+    /// A battle.started event has been emitted.
+    pub(crate) started: bool,
+    /// Link-battle rules: both sides' PP is spent, no EXP, the AI's 25% stat-down miss is off.
+    pub(crate) link_rules: bool,
+    /// Teleport / Roar / Whirlwind ended the battle this turn.
+    pub(crate) escaped: bool,
+    /// Declare a draw after this many rounds (embedder's choice; the cartridge has no limit).
+    pub(crate) turn_limit: Option<u32>,
+    /// The player's trainer id (EXP is boosted for mons with another OT id); `None`: never.
+    pub(crate) player_id: Option<u16>,
+    /// Party slots that gained a level (the cartridge's `wCanEvolveFlags`).
+    pub(crate) level_ups: u8,
+    /// The player's boxes/Pokédex lent for the capture path (see `capture`).
+    pub(crate) capture_store: Option<Box<capture::CaptureStore>>,
+    /// What the last successful throw stored (see `capture`).
+    pub(crate) caught: Option<Box<capture::CaughtMon>>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) enum OhkoState {
+    #[default]
+    None,
+    Hit,
+    Failed,
+}
+
+impl<R: BattleRng> Battle<R> {
+    /// A new battle between `player` and `enemy` parties (each 1..=6 mons; fainted mons are
+    /// skipped when sending out). Both first mons are sent out immediately; the rows queue holds
+    /// the opening text. A side with no healthy mon ends the battle at once (lose / win).
+    pub fn new(
+        data: &'static Dataset,
+        kind: BattleKind,
+        player: Vec<Pokemon>,
+        enemy: Vec<Pokemon>,
+        rng: R,
+    ) -> Battle<R> {
+        let mut b = Battle {
+            data,
+            kind,
+            sides: [SideState::new(player), SideState::new(enemy)],
+            field: Field::default(),
+            rng,
+            rows: Vec::with_capacity(64),
+            record_rows: true,
+            result: None,
+            phase: Phase::Round,
+            turn: 0,
+            last_damage: 0,
+            move_missed: false,
+            crit: false,
+            ohko: OhkoState::None,
+            effectiveness: 10,
+            run_attempts: 0,
+            pay_day: 0,
+            style: BattleStyle::Shift,
+            player_name: "RED".to_string(),
+            mod_texts: Vec::new(),
+            started: false,
+            link_rules: false,
+            escaped: false,
+            turn_limit: None,
+            player_id: None,
+            level_ups: 0,
+            capture_store: None,
+            caught: None,
+        };
+        b.open();
+        b
+    }
+
+    /// Start the battle: emits `battle.started` (once; `new` cannot see a runtime, so the
+    /// first `submit` — or an explicit call here — emits it).
+    pub fn start(&mut self, rt: &Runtime) {
+        if !self.started {
+            self.started = true;
+            sites::battle_started(self, rt);
+        }
+    }
+
+    /// Turn rows off for headless runs (nothing is queued at all) or back on.
+    pub fn set_record_rows(&mut self, on: bool) {
+        self.record_rows = on;
+        if !on {
+            self.rows.clear();
+        }
+    }
+
+    pub fn set_style(&mut self, style: BattleStyle) {
+        self.style = style;
+    }
+
+    pub fn set_player_name(&mut self, name: &str) {
+        self.player_name = name.to_string();
+    }
+
+    /// The player's trainer id: party mons with another OT id get the traded 1.5x EXP.
+    pub fn set_player_id(&mut self, id: u16) {
+        self.player_id = Some(id);
+    }
+
+    /// Link-battle rules (both sides spend PP, no EXP, no AI stat-down miss, Mimic picks at
+    /// random): what `pallet battle`'s random battles use. Off by default (cartridge
+    /// single-player rules: the AI's PP is never spent).
+    pub fn set_link_rules(&mut self, on: bool) {
+        self.link_rules = on;
+    }
+
+    /// End the battle as a draw after `turns` rounds (`None`: no limit, as on the cartridge).
+    pub fn set_turn_limit(&mut self, turns: Option<u32>) {
+        self.turn_limit = turns;
+    }
+
+    /// Party slots (bit per slot) that gained a level during the battle; evolution checks
+    /// after the battle read this (the cartridge's `wCanEvolveFlags`).
+    pub fn leveled_up(&self) -> u8 {
+        self.level_ups
+    }
+
+    /// Who must choose next.
+    pub fn needs_choice(&self) -> NeedsChoice {
+        match self.phase {
+            Phase::Round => NeedsChoice::Round,
+            Phase::Replacement { player, enemy } => NeedsChoice::Replacement { player, enemy },
+            Phase::Shift => NeedsChoice::Shift,
+            Phase::Finished => NeedsChoice::Finished,
+        }
+    }
+
+    /// The actions `side` may take now (no allocation: fits the inline capacity).
+    pub fn legal_actions(&self, side: Side, out: &mut SmallVec<[Action; 12]>) {
+        out.clear();
+        match self.phase {
+            Phase::Finished => {}
+            Phase::Round => self.round_actions(side, out),
+            Phase::Replacement { player, enemy } => {
+                let needed = match side {
+                    Side::Player => player,
+                    Side::Enemy => enemy,
+                };
+                if needed {
+                    self.push_switches(side, out);
+                    if side == Side::Player && self.kind.is_wild() {
+                        out.push(Action::Run);
+                    }
+                } else {
+                    out.push(Action::Continue);
+                }
+            }
+            Phase::Shift => {
+                out.push(Action::Continue);
+                if side == Side::Player {
+                    self.push_switches(side, out);
+                }
+            }
+        }
+    }
+
+    /// Resolve one step with both sides' choices (a side that has nothing to choose passes
+    /// [`Action::Continue`]). Illegal choices are refused without changing anything.
+    pub fn submit(
+        &mut self,
+        rt: &Runtime,
+        player: Action,
+        enemy: Action,
+    ) -> Result<(), BattleError> {
+        if self.phase == Phase::Finished {
+            return Err(BattleError::Finished);
+        }
+        self.check_legal(Side::Player, player)?;
+        self.check_legal(Side::Enemy, enemy)?;
+        self.start(rt);
+        match self.phase {
+            Phase::Round => self.run_round(rt, player, enemy),
+            Phase::Replacement {
+                player: p,
+                enemy: e,
+            } => self.run_replacement(rt, p.then_some(player), e.then_some(enemy)),
+            Phase::Shift => self.run_shift(rt, player),
+            Phase::Finished => {}
+        }
+        Ok(())
+    }
+
+    pub fn result(&self) -> Option<BattleResult> {
+        self.result
+    }
+
+    /// Drain the queued presentation rows in order.
+    pub fn rows(&mut self) -> std::vec::Drain<'_, Row> {
+        self.rows.drain(..)
+    }
+
+    /// Queued rows without draining them.
+    pub fn peek_rows(&self) -> &[Row] {
+        &self.rows
+    }
+
+    /// Drop queued rows (headless runs).
+    pub fn clear_rows(&mut self) {
+        self.rows.clear();
+    }
+
+    /// The Gen 1 turn counter (rounds resolved so far).
+    pub fn turn(&self) -> u32 {
+        self.turn
+    }
+
+    pub fn kind(&self) -> &BattleKind {
+        &self.kind
+    }
+
+    pub fn side(&self, side: Side) -> &SideState {
+        &self.sides[side.idx()]
+    }
+
+    pub fn party(&self, side: Side) -> &[Pokemon] {
+        &self.sides[side.idx()].party
+    }
+
+    /// Give the parties back (e.g. to store the player's party after the battle).
+    pub fn into_parties(self) -> (Vec<Pokemon>, Vec<Pokemon>) {
+        let [p, e] = self.sides;
+        (p.party, e.party)
+    }
+
+    pub fn active(&self, side: Side) -> &Pokemon {
+        self.sides[side.idx()].mon()
+    }
+
+    pub fn battler(&self, side: Side) -> &Battler {
+        &self.sides[side.idx()].battler
+    }
+
+    pub fn field(&self) -> &Field {
+        &self.field
+    }
+
+    pub fn field_mut(&mut self) -> &mut Field {
+        &mut self.field
+    }
+
+    pub fn side_tokens_mut(&mut self, side: Side) -> &mut Vec<Token> {
+        &mut self.sides[side.idx()].tokens
+    }
+
+    pub fn rng(&self) -> &R {
+        &self.rng
+    }
+
+    pub fn data(&self) -> &'static Dataset {
+        self.data
+    }
+
+    /// Money scattered by Pay Day so far.
+    pub fn pay_day_money(&self) -> u32 {
+        self.pay_day
+    }
+
+    /// The cartridge's choice for a trainer's replacement: the first healthy mon in party order.
+    pub fn default_enemy_replacement(&self) -> Action {
+        let s = &self.sides[Side::Enemy.idx()];
+        match s.party.iter().position(|m| m.hp > 0) {
+            Some(i) => Action::Switch(i as u8),
+            None => Action::Continue,
+        }
+    }
+
+    // ----- internals shared by the submodules ----------------------------------------------
+
+    #[inline(always)]
+    pub(crate) fn push(&mut self, row: Row) {
+        if self.record_rows {
+            self.rows.push(row);
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn text(&mut self, m: Msg) {
+        if self.record_rows {
+            self.rows.push(Row::Text(m));
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn who(&self, side: Side) -> Who {
+        Who {
+            side,
+            slot: self.sides[side.idx()].active,
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn bat(&self, side: Side) -> &Battler {
+        &self.sides[side.idx()].battler
+    }
+
+    #[inline(always)]
+    pub(crate) fn bat_mut(&mut self, side: Side) -> &mut Battler {
+        &mut self.sides[side.idx()].battler
+    }
+
+    #[inline(always)]
+    pub(crate) fn hp(&self, side: Side) -> u16 {
+        self.sides[side.idx()].mon().hp
+    }
+
+    #[inline(always)]
+    pub(crate) fn max_hp(&self, side: Side) -> u16 {
+        self.sides[side.idx()].mon().stats.max_hp
+    }
+
+    fn push_switches(&self, side: Side, out: &mut SmallVec<[Action; 12]>) {
+        let s = &self.sides[side.idx()];
+        for (i, m) in s.party.iter().enumerate() {
+            if m.hp > 0 && i != s.active as usize {
+                out.push(Action::Switch(i as u8));
+            }
+        }
+    }
+
+    fn check_legal(&self, side: Side, action: Action) -> Result<(), BattleError> {
+        let mut legal: SmallVec<[Action; 12]> = SmallVec::new();
+        self.legal_actions(side, &mut legal);
+        let ok = legal.contains(&action)
+            || (matches!(action, Action::Item(_))
+                && side == Side::Player
+                && self.phase == Phase::Round);
+        if ok {
+            Ok(())
+        } else {
+            Err(BattleError::Illegal { side, action })
+        }
+    }
+}
+
+impl<R: BattleRng> Names for Battle<R> {
+    fn data(&self) -> &Dataset {
+        self.data
+    }
+    fn mon_name(&self, side: Side, slot: u8) -> &str {
+        self.sides[side.idx()]
+            .party
+            .get(slot as usize)
+            .map(|m| m.display_name(self.data))
+            .unwrap_or("?")
+    }
+    fn player_name(&self) -> &str {
+        &self.player_name
+    }
+    fn trainer_name(&self) -> &str {
+        match &self.kind {
+            BattleKind::Wild => "",
+            BattleKind::Trainer { name, .. } => name,
+        }
+    }
+    fn mod_text(&self, index: u16) -> &str {
+        self.mod_texts
+            .get(index as usize)
+            .map(String::as_str)
+            .unwrap_or("")
+    }
+}

@@ -1,0 +1,513 @@
+//! Rounds: the legal actions, the opening send-outs, switching, running, turn order (switches
+//! first, Quick Attack / Counter priority, Speed, a random tie), the Gen 1 residual right after
+//! each side's action (reference §5.2) and the end of the round (reference §5.3: status residual
+//! sweep → RFC 0016 field residual slot → side/field token ticks → `battle.turn_ended`).
+
+use smallvec::SmallVec;
+
+use pallet_api::Runtime;
+
+use crate::data::MoveId;
+use crate::pokemon::Status;
+
+use super::effects::{COUNTER, QUICK_ATTACK, STRUGGLE};
+use super::exec::MoveEnd;
+use super::rows::{Msg, Row, Sound, Who};
+use super::state::{flag, tick_tokens, Battler, NEUTRAL_STAGE};
+use super::{sites, Action, Battle, BattleKind, BattleResult, BattleRng, Phase, Side};
+
+impl<R: BattleRng> Battle<R> {
+    // ----- opening ------------------------------------------------------------------------
+
+    /// Send out both first mons (the first healthy one of each party).
+    pub(crate) fn open(&mut self) {
+        self.sanitize_parties();
+        let enemy_first = self.sides[1].party.iter().position(|m| m.hp > 0);
+        let player_first = self.sides[0].party.iter().position(|m| m.hp > 0);
+        match &self.kind {
+            BattleKind::Wild => {}
+            BattleKind::Trainer { .. } => self.text(Msg::TrainerWantsToFight),
+        }
+        let (Some(e), Some(p)) = (enemy_first, player_first) else {
+            // A side with nothing to send: the battle is decided before it starts.
+            self.result = Some(if player_first.is_none() {
+                BattleResult::Lose
+            } else {
+                BattleResult::Win
+            });
+            self.phase = Phase::Finished;
+            return;
+        };
+        if self.kind.is_wild() {
+            self.load_battler(Side::Enemy, e as u8);
+            self.text(Msg::WildAppeared {
+                mon: Who {
+                    side: Side::Enemy,
+                    slot: e as u8,
+                },
+            });
+        } else {
+            self.send_out(Side::Enemy, e as u8);
+        }
+        self.send_out(Side::Player, p as u8);
+    }
+
+    /// Drop move ids and species the dataset does not know (no input may panic the engine):
+    /// unknown moves are removed, a mon of an unknown species counts as fainted.
+    fn sanitize_parties(&mut self) {
+        let data = self.data;
+        for s in &mut self.sides {
+            s.party.truncate(6);
+            for m in &mut s.party {
+                if data.get_species(m.species).is_none() {
+                    m.hp = 0;
+                }
+                for slot in 0..4 {
+                    if let Some(id) = m.moves[slot] {
+                        if data.get_move(id).is_none() || id.0 == 0 {
+                            m.moves[slot] = None;
+                            m.pp[slot] = 0;
+                        }
+                    }
+                }
+                m.hp = m.hp.min(m.stats.max_hp);
+            }
+        }
+    }
+
+    /// `LoadBattleMonFromParty` / `LoadEnemyMonFromParty`: a fresh battle copy of party slot
+    /// `slot` (stages neutral, volatile state cleared, paralysis/burn penalties applied).
+    pub(crate) fn load_battler(&mut self, side: Side, slot: u8) {
+        let data = self.data;
+        let st = &mut self.sides[side.idx()];
+        st.active = slot;
+        let mon = &st.party[slot as usize];
+        let types = data
+            .get_species(mon.species)
+            .map(|s| s.types)
+            .unwrap_or(st.battler.types);
+        let old = st.battler;
+        let mut b = Battler::empty();
+        b.slot = slot;
+        b.species = mon.species;
+        b.types = types;
+        b.level = mon.level;
+        b.stats = [mon.stats.atk, mon.stats.def, mon.stats.spe, mon.stats.spc];
+        b.unmod = b.stats;
+        b.stages = [NEUTRAL_STAGE; 6];
+        b.moves = mon.moves;
+        b.pp = mon.pp;
+        // The chosen move survives a switch (the cartridge does not reset it; Counter and the
+        // Quick Attack order check read it).
+        b.selected = old.selected;
+        b.move_slot = old.move_slot;
+        st.battler = b;
+        st.screens = Default::default();
+        st.faint_queued = false;
+        self.quarter_speed_own(side);
+        self.halve_attack_own(side);
+        // Sending out clears both sides' "last used move" and the opponent's trapping.
+        self.bat_mut(Side::Player).used = None;
+        self.bat_mut(Side::Enemy).used = None;
+        self.bat_mut(side.other()).clear(flag::TRAPPING);
+        if side == Side::Player {
+            self.sides[0].participants |= 1 << slot;
+        }
+    }
+
+    fn quarter_speed_own(&mut self, s: Side) {
+        if self.status(s) == Status::Paralysis {
+            let b = self.bat_mut(s);
+            b.stats[2] = (b.stats[2] >> 2).max(1);
+        }
+    }
+
+    fn halve_attack_own(&mut self, s: Side) {
+        if self.status(s) == Status::Burn {
+            let b = self.bat_mut(s);
+            b.stats[0] = (b.stats[0] >> 1).max(1);
+        }
+    }
+
+    /// Send out party slot `slot` with its text, row and cry.
+    pub(crate) fn send_out(&mut self, side: Side, slot: u8) {
+        self.load_battler(side, slot);
+        let w = Who { side, slot };
+        self.text(Msg::SentOut { mon: w });
+        self.push(Row::SendOut(w));
+        let species = self.sides[side.idx()].party[slot as usize].species;
+        self.push(Row::Sound(Sound::Cry(species)));
+    }
+
+    /// Withdraw the active mon and send out `slot`.
+    pub(crate) fn switch_in(&mut self, side: Side, slot: u8) {
+        let w = self.who(side);
+        self.text(Msg::Withdrew { mon: w });
+        self.push(Row::Withdraw(w));
+        self.send_out(side, slot);
+    }
+
+    // ----- legal actions ------------------------------------------------------------------
+
+    /// Locked into its action this round (no menu at all on the cartridge).
+    fn locked(&self, side: Side) -> bool {
+        let b = self.bat(side);
+        b.has(flag::RECHARGE | flag::RAGE | flag::THRASHING | flag::CHARGING)
+    }
+
+    /// The move menu is skipped this round (the mon still may switch or run).
+    fn no_move_choice(&self, side: Side) -> bool {
+        let b = self.bat(side);
+        let asleep = matches!(self.status(side), Status::Sleep(n) if n & 7 != 0);
+        asleep
+            || self.status(side) == Status::Freeze
+            || b.has(flag::STORING_ENERGY | flag::TRAPPING)
+            || self.bat(side.other()).has(flag::TRAPPING)
+    }
+
+    pub(crate) fn round_actions(&self, side: Side, out: &mut SmallVec<[Action; 12]>) {
+        if self.locked(side) {
+            out.push(Action::Continue);
+            return;
+        }
+        if self.no_move_choice(side) {
+            out.push(Action::Continue);
+        } else {
+            let b = self.bat(side);
+            let check_pp = self.pp_tracked(side);
+            let before = out.len();
+            for slot in 0..4 {
+                if b.moves[slot].is_some() && !b.is_disabled(slot) && (!check_pp || b.pp[slot] > 0)
+                {
+                    out.push(Action::Move(slot as u8));
+                }
+            }
+            if out.len() == before {
+                out.push(Action::Struggle);
+            }
+        }
+        let can_switch = side == Side::Player || !self.kind.is_wild();
+        if can_switch {
+            let s = &self.sides[side.idx()];
+            for (i, m) in s.party.iter().enumerate() {
+                if m.hp > 0 && i != s.active as usize {
+                    out.push(Action::Switch(i as u8));
+                }
+            }
+        }
+        if side == Side::Player && self.kind.is_wild() {
+            out.push(Action::Run);
+        }
+    }
+
+    /// Record a side's move choice (the cartridge's `w*SelectedMove`).
+    fn select(&mut self, side: Side, action: Action) {
+        match action {
+            Action::Move(slot) => {
+                let b = self.bat_mut(side);
+                b.selected = b.moves[slot as usize & 3];
+                b.move_slot = slot & 3;
+            }
+            Action::Struggle => self.bat_mut(side).selected = Some(MoveId(STRUGGLE)),
+            Action::Continue => {
+                // Trapped by the opponent: nothing is selected ($FF). Otherwise the previous
+                // selection stays (charging, thrashing, raging, recharging, Bide, asleep…).
+                if self.bat(side.other()).has(flag::TRAPPING) && !self.locked(side) {
+                    let asleep = matches!(self.status(side), Status::Sleep(n) if n & 7 != 0);
+                    let own = self.bat(side).has(flag::STORING_ENERGY | flag::TRAPPING);
+                    if !asleep && self.status(side) != Status::Freeze && !own {
+                        self.bat_mut(side).selected = None;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    // ----- the round ----------------------------------------------------------------------
+
+    pub(crate) fn run_round(&mut self, rt: &Runtime, pa: Action, ea: Action) {
+        self.turn += 1;
+        for s in &mut self.sides {
+            s.acted_outside_moves = false;
+        }
+        // The cartridge clears both flinch flags at the top of the loop, unless the player is
+        // raging or must recharge.
+        if !self.bat(Side::Player).has(flag::RAGE | flag::RECHARGE) {
+            self.bat_mut(Side::Player).clear(flag::FLINCHED);
+            self.bat_mut(Side::Enemy).clear(flag::FLINCHED);
+        }
+        self.select(Side::Player, pa);
+        self.select(Side::Enemy, ea);
+
+        // Menu-time actions: the player's first, then the enemy's switch.
+        match pa {
+            Action::Run => {
+                self.sides[0].acted_outside_moves = true;
+                if self.try_run(false) {
+                    self.finish(rt, BattleResult::Ran);
+                    return;
+                }
+            }
+            Action::Switch(slot) => {
+                self.sides[0].acted_outside_moves = true;
+                self.switch_in(Side::Player, slot);
+            }
+            Action::Item(item) => {
+                self.sides[0].acted_outside_moves = true;
+                self.use_item(rt, item);
+                if self.result.is_some() {
+                    self.finish_if_decided(rt);
+                    return;
+                }
+            }
+            _ => {}
+        }
+        if let Action::Switch(slot) = ea {
+            self.sides[1].acted_outside_moves = true;
+            self.switch_in(Side::Enemy, slot);
+        }
+
+        let first = self.first_mover();
+        let second = first.other();
+        if self.side_turn(rt, first) {
+            self.side_turn(rt, second);
+        }
+        self.end_of_round(rt);
+    }
+
+    /// Who moves first: Quick Attack, then Counter (last), then Speed, then a coin flip.
+    fn first_mover(&mut self) -> Side {
+        let ps = self.bat(Side::Player).selected.map(|m| m.0);
+        let es = self.bat(Side::Enemy).selected.map(|m| m.0);
+        let pq = ps == Some(QUICK_ATTACK);
+        let eq = es == Some(QUICK_ATTACK);
+        if pq != eq {
+            return if pq { Side::Player } else { Side::Enemy };
+        }
+        if !pq {
+            let pc = ps == Some(COUNTER);
+            let ec = es == Some(COUNTER);
+            if pc != ec {
+                return if pc { Side::Enemy } else { Side::Player };
+            }
+        }
+        let p = self.bat(Side::Player).stats[2];
+        let e = self.bat(Side::Enemy).stats[2];
+        if p != e {
+            return if p > e { Side::Player } else { Side::Enemy };
+        }
+        if self.rng.byte() < 0x80 {
+            Side::Player
+        } else {
+            Side::Enemy
+        }
+    }
+
+    /// One side's action and its residual. Returns false when the round stops (a faint, an
+    /// escape, a decided battle).
+    fn side_turn(&mut self, rt: &Runtime, s: Side) -> bool {
+        if self.result.is_some() {
+            return false;
+        }
+        match self.execute_move(rt, s) {
+            MoveEnd::Escaped => {
+                self.finish(rt, BattleResult::Ran);
+                return false;
+            }
+            MoveEnd::TargetFainted => {
+                self.resolve_faints(rt);
+                return false;
+            }
+            MoveEnd::Normal => {}
+        }
+        if self.residual(s) {
+            self.resolve_faints(rt);
+            return false;
+        }
+        true
+    }
+
+    /// `HandlePoisonBurnLeechSeed` for side `s`, right after its action (reference §5.2).
+    /// Returns true when `s`'s mon is at 0 HP afterwards (a self-KO counts too).
+    pub(crate) fn residual(&mut self, s: Side) -> bool {
+        let o = s.other();
+        if self.hp(s) == 0 {
+            return true;
+        }
+        if self.result.is_some() || self.hp(o) == 0 {
+            return false;
+        }
+        let w = self.who(s);
+        match self.status(s) {
+            Status::Poison | Status::Burn => {
+                let m = if self.status(s) == Status::Burn {
+                    Msg::HurtByBurn { mon: w }
+                } else {
+                    Msg::HurtByPoison { mon: w }
+                };
+                self.text(m);
+                self.residual_drain(s);
+            }
+            _ => {}
+        }
+        if self.bat(s).has(flag::SEEDED) {
+            let amount = self.residual_drain(s);
+            let ohp = self.hp(o);
+            self.change_hp(o, ohp.saturating_add(amount));
+            self.text(Msg::LeechSeedSaps { mon: w });
+        }
+        self.hp(s) == 0
+    }
+
+    /// `HandlePoisonBurnLeechSeed_DecreaseOwnHP`: max HP / 16 (at least 1), times the Toxic
+    /// counter (which it advances) when badly poisoned — Leech Seed shares the counter.
+    /// Returns the computed amount (not capped by the HP left, as on the cartridge).
+    fn residual_drain(&mut self, s: Side) -> u16 {
+        let mut dmg = (self.max_hp(s) >> 4).max(1);
+        let b = self.bat_mut(s);
+        if b.has(flag::TOXIC) {
+            b.toxic_counter = b.toxic_counter.wrapping_add(1);
+            dmg = dmg.wrapping_mul(u16::from(b.toxic_counter));
+        }
+        let hp = self.hp(s);
+        self.change_hp(s, hp.saturating_sub(dmg));
+        dmg
+    }
+
+    /// End of the round, reference §5.3.
+    pub(crate) fn end_of_round(&mut self, rt: &Runtime) {
+        if self.result.is_some() {
+            sites::turn_ended(self, rt);
+            return;
+        }
+        // 1. Status residual sweep slot: under Gen 1 rules the poison/burn/seed residuals ran
+        //    after each action; what is left here is `CheckNumAttacksLeft` for standing mons.
+        for s in [Side::Player, Side::Enemy] {
+            if self.hp(s) > 0 {
+                let b = self.bat_mut(s);
+                if b.attacks_left == 0 {
+                    b.clear(flag::TRAPPING);
+                }
+            }
+        }
+        // 2. RFC 0016 slot.
+        self.field_residual_slot(rt);
+        if self.result.is_some() {
+            sites::turn_ended(self, rt);
+            return;
+        }
+        if self.turn_limit.is_some_and(|limit| self.turn >= limit) {
+            self.finish(rt, BattleResult::Draw);
+            sites::turn_ended(self, rt);
+            return;
+        }
+        // 3. Token ticks: side 1, side 2, then the field.
+        tick_tokens(&mut self.sides[0].tokens);
+        tick_tokens(&mut self.sides[1].tokens);
+        tick_tokens(&mut self.field.tokens);
+        // 4.
+        sites::turn_ended(self, rt);
+    }
+
+    /// ===== RFC 0016 `battle.field_residual` call point =====
+    ///
+    /// Runs once per undecided round, after the status residuals and before the token ticks.
+    /// The hook site goes here (guarded by `rt.wants_hook::<hooks::BattleFieldResidual>()`):
+    /// build the detached `{field, battlers, turn}` context, apply the accepted rows
+    /// (clamped damage, HP-drain rows, optional [`Msg::ModText`] messages), then schedule the
+    /// newly fainted battlers with [`Battle::resolve_faints_after_field`] (blackout
+    /// precedence). With no subscriber nothing is built.
+    pub(crate) fn field_residual_slot(&mut self, rt: &Runtime) {
+        let _ = rt;
+    }
+
+    // ----- running ------------------------------------------------------------------------
+
+    /// `TryRunningFromBattle`. `use_next_prompt`: the "Use next POKéMON? NO" path, which reads
+    /// the first party mon's Speed.
+    pub(crate) fn try_run(&mut self, use_next_prompt: bool) -> bool {
+        if !self.kind.is_wild() {
+            self.text(Msg::NoRunning);
+            return false;
+        }
+        self.run_attempts = self.run_attempts.wrapping_add(1);
+        let ps = if use_next_prompt {
+            self.sides[0]
+                .party
+                .first()
+                .map(|m| m.stats.spe)
+                .unwrap_or(0)
+        } else {
+            self.bat(Side::Player).stats[2]
+        };
+        let es = self.bat(Side::Enemy).stats[2];
+        let escaped = if ps >= es {
+            true
+        } else {
+            let divisor = (es >> 2) & 0xFF;
+            if divisor == 0 {
+                true
+            } else {
+                let q = u32::from(ps.wrapping_mul(32)) / u32::from(divisor);
+                if q > 255 {
+                    true
+                } else {
+                    let mut q = q as u8;
+                    let mut over = false;
+                    for _ in 1..self.run_attempts {
+                        let (v, c) = q.overflowing_add(30);
+                        q = v;
+                        if c {
+                            over = true;
+                            break;
+                        }
+                    }
+                    over || self.rng.byte() <= q
+                }
+            }
+        };
+        if escaped {
+            self.push(Row::Sound(Sound::Run));
+            self.text(Msg::GotAway);
+        } else {
+            self.text(Msg::CantEscape);
+        }
+        escaped
+    }
+
+    // ----- items ---------------------------------------------------------------------------
+
+    /// A bag item used as the player's action. Poké Balls go to the capture path; other items
+    /// are not handled by the battle core yet ("It won't have any effect.").
+    pub(crate) fn use_item(&mut self, rt: &Runtime, item: crate::data::ItemId) {
+        let ball = self
+            .data
+            .get_item(item)
+            .and_then(|i| super::capture::Ball::from_item_id(i.id));
+        match ball {
+            Some(ball) => {
+                self.throw_ball(rt, item, ball);
+            }
+            None => self.text(Msg::ItemNoEffect),
+        }
+    }
+
+    // ----- ending --------------------------------------------------------------------------
+
+    /// Decide the battle: result, rows, `battle.ended`.
+    pub(crate) fn finish(&mut self, rt: &Runtime, result: BattleResult) {
+        if self.phase == Phase::Finished {
+            return;
+        }
+        self.result = Some(result);
+        self.phase = Phase::Finished;
+        sites::battle_ended(self, rt);
+    }
+
+    pub(crate) fn finish_if_decided(&mut self, rt: &Runtime) {
+        if let Some(r) = self.result {
+            self.finish(rt, r);
+        }
+    }
+}

@@ -1,0 +1,106 @@
+//! Random sources for battles: the seeded [`Rng`] (monomorphized, fast) and a [`ScriptedRng`]
+//! that replays a fixed queue of bytes, so tests can assert that every roll was consumed.
+
+use crate::rng::Rng;
+
+/// What the battle engine draws from: one byte at a time, like the cartridge's `BattleRandom`.
+pub trait BattleRng {
+    /// The next random byte, 0..=255.
+    fn byte(&mut self) -> u8;
+}
+
+impl BattleRng for Rng {
+    #[inline(always)]
+    fn byte(&mut self) -> u8 {
+        Rng::byte(self)
+    }
+}
+
+/// A queue of bytes replayed in order. Running dry does not panic: it yields 0 and counts the
+/// overrun, which [`ScriptedRng::assert_drained`] reports.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ScriptedRng {
+    bytes: Vec<u8>,
+    pos: usize,
+    overrun: usize,
+}
+
+impl ScriptedRng {
+    pub fn new(bytes: &[u8]) -> ScriptedRng {
+        ScriptedRng {
+            bytes: bytes.to_vec(),
+            pos: 0,
+            overrun: 0,
+        }
+    }
+
+    /// Append more bytes to the end of the queue.
+    pub fn push(&mut self, bytes: &[u8]) {
+        self.bytes.extend_from_slice(bytes);
+    }
+
+    /// Bytes not consumed yet.
+    pub fn remaining(&self) -> &[u8] {
+        &self.bytes[self.pos.min(self.bytes.len())..]
+    }
+
+    /// Number of draws made after the queue was empty.
+    pub fn overrun(&self) -> usize {
+        self.overrun
+    }
+
+    /// Number of bytes consumed so far.
+    pub fn consumed(&self) -> usize {
+        self.pos
+    }
+
+    /// `Ok` when every byte was consumed and no draw went past the end.
+    pub fn check_drained(&self) -> Result<(), String> {
+        if self.overrun > 0 {
+            return Err(format!(
+                "{} roll(s) past the end of the script",
+                self.overrun
+            ));
+        }
+        if !self.remaining().is_empty() {
+            return Err(format!(
+                "{} roll(s) left over: {:?}",
+                self.remaining().len(),
+                self.remaining()
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl BattleRng for ScriptedRng {
+    fn byte(&mut self) -> u8 {
+        match self.bytes.get(self.pos) {
+            Some(&b) => {
+                self.pos += 1;
+                b
+            }
+            None => {
+                self.overrun += 1;
+                0
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scripted_replays_and_reports() {
+        let mut s = ScriptedRng::new(&[1, 2]);
+        assert_eq!(s.byte(), 1);
+        assert!(s.check_drained().is_err());
+        assert_eq!(s.byte(), 2);
+        assert!(s.check_drained().is_ok());
+        assert_eq!(s.byte(), 0);
+        assert_eq!(s.overrun(), 1);
+        assert!(s.check_drained().is_err());
+    }
+}

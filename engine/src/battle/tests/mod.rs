@@ -1,0 +1,1 @@
+//! Battle tests (scripted RNG: every roll consumed).
