@@ -2,6 +2,7 @@
 
 pub mod battle;
 pub mod data;
+pub mod game;
 // Generated tables (tools/gen-data); reached through `data`. Not formatted: regenerated verbatim.
 #[rustfmt::skip]
 mod generated;

@@ -21,8 +21,11 @@ pub struct RunArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Game version: red, blue or yellow.
-    #[arg(long, default_value = "red")]
+    #[arg(long, default_value = "red", value_parser = ["red", "blue", "yellow"])]
     pub version: String,
+    /// Write the final save here (atomically: `.tmp`, then rename; the previous file kept as `.bak`).
+    #[arg(long, value_name = "PATH")]
+    pub save: Option<std::path::PathBuf>,
 }
 
 /// Entry point; returns the process exit code.
@@ -47,8 +50,11 @@ pub fn main() -> i32 {
     };
     match cli.command {
         Command::Run(a) => {
-            println!("pallet run: seed {} version {} (scenario lands with the overworld)", a.seed, a.version);
-            0
+            let Some(version) = pallet_engine::world::GameVersion::parse(&a.version) else {
+                eprintln!("invalid value '{}' for '--version <VERSION>'", a.version);
+                return 2;
+            };
+            crate::cmd_run::run(&crate::cmd_run::RunOptions { version, seed: a.seed, save: a.save })
         }
     }
 }

@@ -16,15 +16,6 @@ use super::active_map::ActiveMap;
 
 pub use pallet_api::reasons::BlockReadError;
 
-/// A block coordinate as a script passes it: an integer, or a float that must be integral.
-fn coordinate(v: &Value) -> Option<i64> {
-    match *v {
-        Value::Int(i) => Some(i),
-        Value::Float(f) if f.is_finite() && f.fract() == 0.0 && f.abs() < 9.0e15 => Some(f as i64),
-        _ => None,
-    }
-}
-
 /// The block read proper. `map` is the active map, `None` when there is no overworld.
 pub fn active_block_at(
     map: Option<&ActiveMap>,
@@ -36,7 +27,7 @@ pub fn active_block_at(
     if map.id() != map_id {
         return Err(BlockReadError::MapNotActive);
     }
-    let (Some(x), Some(y)) = (coordinate(bx), coordinate(by)) else {
+    let (Some(x), Some(y)) = (bx.as_exact_int(), by.as_exact_int()) else {
         return Err(BlockReadError::InvalidBlockCoordinates);
     };
     let (width, height) = map.dims();

@@ -1,0 +1,328 @@
+//! The top-level game: the save, the overworld, the RNG, the mod runtime, the current mode,
+//! and the presentation feed a front end drains.
+//!
+//! [`Game::step`] advances one tick with one input, dispatching on [`Mode`]. The battle mode
+//! slots in as another `Mode` variant; `step` and [`Game::busy`] dispatch on it.
+
+use std::rc::Rc;
+
+use pallet_api::{Runtime, Value};
+use thiserror::Error;
+
+use crate::rng::Rng;
+use crate::save::{SaveData, Spawn};
+use crate::world::base_scripts;
+use crate::world::block_read::{self, BlockReadError};
+use crate::world::encounters::WildEncounter;
+use crate::world::map_scripts::MapScriptRegistry;
+use crate::world::overworld::{FlagStore, WarpTarget};
+use crate::world::presentation::{FeedRow, PresentationRow};
+use crate::world::script::{Script, ScriptRow};
+use crate::world::{sites, store, BusyState, GameVersion, Input, MapSet, Overworld, WorldCtx};
+
+/// Default names of a new game.
+pub const PLAYER_NAME: &str = "RED";
+pub const RIVAL_NAME: &str = "BLUE";
+
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum GameError {
+    #[error("map data: {0}")]
+    Maps(String),
+    #[error("overworld: {0}")]
+    Overworld(String),
+    #[error("no overworld")]
+    NoOverworld,
+}
+
+/// What the game is doing; `step` dispatches on it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Mode {
+    /// Before a game is started (no overworld yet).
+    Title,
+    /// Walking around: the overworld takes the input.
+    Overworld,
+    // The battle engineer adds `Battle(Box<battle::State>)` here.
+}
+
+pub struct Game {
+    pub save: SaveData,
+    pub rng: Rng,
+    pub rt: Rc<Runtime>,
+    pub mode: Mode,
+    /// Ticks simulated so far.
+    pub tick: u64,
+    version: GameVersion,
+    maps: MapSet,
+    scripts: Rc<MapScriptRegistry>,
+    overworld: Option<Overworld>,
+    feed: Vec<FeedRow>,
+}
+
+/// Split borrows of a game's parts into the overworld's per-tick context.
+macro_rules! world_ctx {
+    ($self:ident, $ow:ident, $ctx:ident) => {
+        let Game {
+            save,
+            rng,
+            rt,
+            feed,
+            tick,
+            version,
+            overworld,
+            ..
+        } = $self;
+        let $ow = overworld;
+        let mut $ctx = WorldCtx {
+            version: *version,
+            flags: &mut save.flags as &mut dyn FlagStore,
+            rng,
+            rt: &**rt,
+            feed,
+            tick: *tick,
+        };
+    };
+}
+
+impl Game {
+    /// A game at the title: save skeleton and map data ready, no overworld yet.
+    pub fn boot(version: GameVersion, seed: u64, rt: Rc<Runtime>) -> Result<Game, GameError> {
+        let maps = store::embedded(version).map_err(GameError::Maps)?.clone();
+        let mut rng = Rng::new(seed);
+        let start = maps.start.clone();
+        let spawn = Spawn {
+            map: start.map.clone(),
+            x: u16::try_from(start.x).map_err(|_| GameError::Maps("start x too large".into()))?,
+            y: u16::try_from(start.y).map_err(|_| GameError::Maps("start y too large".into()))?,
+            facing: start.facing,
+        };
+        let player_id = (rng.next_u64() >> 48) as u16;
+        let save = SaveData::new_game(version, PLAYER_NAME, RIVAL_NAME, player_id, &spawn);
+        Ok(Game {
+            save,
+            rng,
+            rt,
+            mode: Mode::Title,
+            tick: 0,
+            version,
+            maps,
+            scripts: Rc::new(base_scripts::base_registry()),
+            overworld: None,
+            feed: Vec::new(),
+        })
+    }
+
+    /// A new game: boot, then put the player at the save's position (new game: the start
+    /// point) and emit `game.ready`.
+    pub fn new_game(version: GameVersion, seed: u64, rt: Rc<Runtime>) -> Result<Game, GameError> {
+        let mut game = Game::boot(version, seed, rt)?;
+        game.enter_overworld()?;
+        Ok(game)
+    }
+
+    /// Start the overworld at the save's player position.
+    pub fn enter_overworld(&mut self) -> Result<(), GameError> {
+        let p = &self.save.player;
+        let at = WarpTarget::new(&p.map, u32::from(p.x), u32::from(p.y), p.facing);
+        let maps = self.maps.clone();
+        let scripts = Rc::clone(&self.scripts);
+        world_ctx!(self, _ow, ctx);
+        let ow = Overworld::new(maps, scripts, &at, &mut ctx).map_err(GameError::Overworld)?;
+        self.overworld = Some(ow);
+        self.mode = Mode::Overworld;
+        sites::game_ready(&self.rt, self.version, Some(at.map.as_str()));
+        Ok(())
+    }
+
+    pub fn version(&self) -> GameVersion {
+        self.version
+    }
+
+    pub fn maps(&self) -> &MapSet {
+        &self.maps
+    }
+
+    pub fn overworld(&self) -> Option<&Overworld> {
+        self.overworld.as_ref()
+    }
+
+    /// The map-script registry (mods add contributions before the game starts).
+    pub fn scripts_mut(&mut self) -> Option<&mut MapScriptRegistry> {
+        Rc::get_mut(&mut self.scripts)
+    }
+
+    /// Advance one tick.
+    pub fn step(&mut self, input: Input) {
+        self.tick += 1;
+        match self.mode {
+            Mode::Title => {}
+            Mode::Overworld => {
+                let encounter = {
+                    world_ctx!(self, ow, ctx);
+                    match ow.as_mut() {
+                        Some(ow) => {
+                            ow.step(input, &mut ctx);
+                            ow.take_encounter()
+                        }
+                        None => None,
+                    }
+                };
+                if let Some(enc) = encounter {
+                    self.on_wild_encounter(enc);
+                }
+                self.sync_player();
+            }
+        }
+    }
+
+    /// A grass encounter rolled. The battle mode starts here once it exists; until then the
+    /// encounter is shown and skipped.
+    fn on_wild_encounter(&mut self, _enc: WildEncounter) {
+        self.show(PresentationRow::Note {
+            text: "no battle engine in this build: the encounter is skipped".into(),
+        });
+    }
+
+    fn show(&mut self, row: PresentationRow) {
+        self.feed.push(FeedRow {
+            tick: self.tick,
+            row,
+        });
+    }
+
+    /// Copy the overworld's player into the save (`player {map, x, y, facing, surfing}`).
+    pub fn sync_player(&mut self) {
+        let Some(ow) = self.overworld.as_ref() else {
+            return;
+        };
+        let p = ow.player();
+        let save = &mut self.save.player;
+        if save.map != ow.map_id() {
+            save.map = ow.map_id().to_owned();
+        }
+        save.x = u16::try_from(p.x).unwrap_or(u16::MAX);
+        save.y = u16::try_from(p.y).unwrap_or(u16::MAX);
+        save.facing = p.facing;
+        save.surfing = p.surfing;
+    }
+
+    /// Queue a script (rows as data) on the overworld; refused while another script runs.
+    pub fn queue_script(&mut self, source: &str, rows: Vec<ScriptRow>) -> Result<(), GameError> {
+        let ow = self.overworld.as_mut().ok_or(GameError::NoOverworld)?;
+        ow.queue_script(Script::new(source, rows))
+            .map_err(|e| GameError::Overworld(e.to_owned()))
+    }
+
+    /// Set or clear an event flag the way a script row does (presentation row included).
+    pub fn set_flag(&mut self, name: &str, on: bool) {
+        world_ctx!(self, ow, ctx);
+        match ow.as_mut() {
+            Some(ow) => ow.set_flag(name, on, &mut ctx),
+            None => ctx.flags.set_flag(name, on),
+        }
+    }
+
+    pub fn flag(&self, name: &str) -> bool {
+        self.save.flag(name)
+    }
+
+    /// The first busy state in checkpoint order (`screen_busy` … `movement_busy`).
+    pub fn busy(&self) -> Option<BusyState> {
+        match self.mode {
+            Mode::Title => None,
+            Mode::Overworld => self.overworld.as_ref().and_then(Overworld::busy),
+        }
+    }
+
+    /// RFC 0013 block read on the active map (see [`block_read::active_block_at`]).
+    pub fn active_block_at(
+        &self,
+        map_id: &str,
+        bx: &Value,
+        by: &Value,
+    ) -> Result<u32, BlockReadError> {
+        block_read::active_block_at(self.overworld.as_ref().map(Overworld::map), map_id, bx, by)
+    }
+
+    /// Everything shown since the last drain, in order.
+    pub fn drain_feed(&mut self) -> Vec<FeedRow> {
+        std::mem::take(&mut self.feed)
+    }
+
+    pub fn feed(&self) -> &[FeedRow] {
+        &self.feed
+    }
+}
+
+/// `mod.world` (RFC 0013 part): the block read as the facade spells it. Block ids above 255
+/// are not valid Gen 1 block ids and read as `block unavailable`.
+impl pallet_api::facades::WorldApi for Game {
+    fn active_block_at(
+        &self,
+        map_id: &str,
+        block_x: &Value,
+        block_y: &Value,
+    ) -> Result<u8, BlockReadError> {
+        let block = Game::active_block_at(self, map_id, block_x, block_y)?;
+        u8::try_from(block).map_err(|_| BlockReadError::BlockUnavailable)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn walk(g: &mut Game, input: Input, n: usize) {
+        for _ in 0..n {
+            g.step(input);
+        }
+    }
+
+    #[test]
+    fn new_game_starts_at_the_start_point_and_syncs_the_save() {
+        let mut g = Game::new_game(GameVersion::Blue, 7, Rc::new(Runtime::new())).unwrap();
+        assert_eq!(g.mode, Mode::Overworld);
+        assert_eq!(g.save.player.map, "REDS_HOUSE_1F");
+        assert_eq!(g.save.version, GameVersion::Blue);
+        walk(&mut g, Input::Down, 8);
+        assert_eq!((g.save.player.x, g.save.player.y), (3, 5));
+        let rows = g.drain_feed();
+        assert!(
+            matches!(&rows[0].row, PresentationRow::MapEntered { map, .. } if map == "REDS_HOUSE_1F")
+        );
+        assert!(g.feed().is_empty());
+    }
+
+    #[test]
+    fn block_read_needs_an_overworld_and_never_mutates() {
+        let rt = Rc::new(Runtime::new());
+        let title = Game::boot(GameVersion::Red, 1, Rc::clone(&rt)).unwrap();
+        let v = |i| Value::Int(i);
+        assert_eq!(
+            title.active_block_at("REDS_HOUSE_1F", &v(0), &v(0)),
+            Err(BlockReadError::NoOverworld)
+        );
+        assert_eq!(title.busy(), None);
+        let g = Game::new_game(GameVersion::Red, 1, rt).unwrap();
+        let before = crate::save::encode(&g.save).unwrap();
+        assert_eq!(g.active_block_at("REDS_HOUSE_1F", &v(1), &v(3)), Ok(3));
+        assert_eq!(
+            g.active_block_at("PALLET_TOWN", &v(1), &v(3)),
+            Err(BlockReadError::MapNotActive)
+        );
+        assert_eq!(crate::save::encode(&g.save).unwrap(), before);
+        let facade: &dyn pallet_api::facades::WorldApi = &g;
+        assert_eq!(facade.active_block_at("REDS_HOUSE_1F", &v(1), &v(3)), Ok(3));
+        assert_eq!(
+            facade.active_block_at("REDS_HOUSE_1F", &Value::Float(0.5), &v(3)),
+            Err(BlockReadError::InvalidBlockCoordinates)
+        );
+    }
+
+    #[test]
+    fn same_seed_same_player_id() {
+        let a = Game::new_game(GameVersion::Red, 9, Rc::new(Runtime::new())).unwrap();
+        let b = Game::new_game(GameVersion::Red, 9, Rc::new(Runtime::new())).unwrap();
+        assert_eq!(a.save, b.save);
+    }
+}

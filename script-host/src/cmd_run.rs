@@ -1,0 +1,603 @@
+//! `pallet run`: boot a new game on the embedded data, play the built-in scenario
+//! (`scenarios/main.scn`, embedded) and print a readable transcript. Same seed and version →
+//! byte-identical output.
+//!
+//! The scenario is data: one command per line (the file's header documents them). Commands
+//! expand into `Game::step(input)` ticks; `expect …` lines check the game and stop the run
+//! with an error when the world is not where the scenario expects it.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use pallet_api::{Runtime, Value};
+use pallet_engine::game::Game;
+use pallet_engine::world::presentation::{FeedRow, PresentationRow};
+use pallet_engine::world::{Direction, GameVersion, Input};
+
+/// The built-in scenario.
+pub const MAIN_SCENARIO: &str = include_str!("../scenarios/main.scn");
+
+/// Upper bound of ticks any one command may take (a stuck world is an error, not a hang).
+const MAX_COMMAND_TICKS: usize = 20_000;
+
+/// One parsed scenario command.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Cmd {
+    Section(String),
+    Walk(Direction, u32),
+    Press(Input, u32),
+    Close,
+    Idle,
+    Flag(String, bool),
+    Block(String, i64, i64),
+    Busy,
+    ExpectMap {
+        map: String,
+        at: Option<(u32, u32)>,
+        facing: Option<Direction>,
+    },
+    ExpectFlag(String, bool),
+    ExpectBlock(String, i64, i64, u32),
+    ExpectBusy(Option<String>),
+}
+
+/// A scenario line and its command.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    pub number: usize,
+    pub cmd: Cmd,
+}
+
+fn num<T: std::str::FromStr>(s: Option<&&str>, what: &str) -> Result<T, String> {
+    let s = s.ok_or_else(|| format!("missing {what}"))?;
+    s.parse().map_err(|_| format!("bad {what} {s:?}"))
+}
+
+fn dir(s: Option<&&str>) -> Result<Direction, String> {
+    let s = s.ok_or("missing direction")?;
+    Direction::parse(s).ok_or_else(|| format!("bad direction {s:?}"))
+}
+
+fn on_off(s: Option<&&str>) -> Result<bool, String> {
+    match s.copied() {
+        Some("on" | "set") => Ok(true),
+        Some("off" | "clear") => Ok(false),
+        other => Err(format!("expected on/off, got {other:?}")),
+    }
+}
+
+/// Parse a scenario text. Errors name the line.
+pub fn parse_scenario(text: &str) -> Result<Vec<Line>, String> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let number = i + 1;
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let cmd = parse_words(&words).map_err(|e| format!("scenario line {number}: {e}"))?;
+        out.push(Line { number, cmd });
+    }
+    Ok(out)
+}
+
+fn parse_words(w: &[&str]) -> Result<Cmd, String> {
+    let arity = |n: usize| {
+        if w.len() == n {
+            Ok(())
+        } else {
+            Err(format!("`{}` takes {} argument(s)", w[0], n - 1))
+        }
+    };
+    Ok(match w[0] {
+        "section" => Cmd::Section(w[1..].join(" ")),
+        "walk" => {
+            arity(3)?;
+            Cmd::Walk(dir(w.get(1))?, num(w.get(2), "cell count")?)
+        }
+        "press" => {
+            let s = w.get(1).ok_or("missing input")?;
+            let input = Input::parse(s).ok_or_else(|| format!("bad input {s:?}"))?;
+            let n = if w.len() > 2 {
+                num(w.get(2), "count")?
+            } else {
+                1
+            };
+            if w.len() > 3 {
+                return Err("`press` takes 1 or 2 arguments".into());
+            }
+            Cmd::Press(input, n)
+        }
+        "talk" => {
+            arity(1)?;
+            Cmd::Press(Input::A, 1)
+        }
+        "close" => {
+            arity(1)?;
+            Cmd::Close
+        }
+        "idle" => {
+            arity(1)?;
+            Cmd::Idle
+        }
+        "busy" => {
+            arity(1)?;
+            Cmd::Busy
+        }
+        "flag" => {
+            arity(3)?;
+            Cmd::Flag(w[2].to_owned(), on_off(w.get(1))?)
+        }
+        "block" => {
+            arity(4)?;
+            Cmd::Block(
+                w[1].to_owned(),
+                num(w.get(2), "block x")?,
+                num(w.get(3), "block y")?,
+            )
+        }
+        "expect" => match w.get(1).copied() {
+            Some("map") => {
+                if !matches!(w.len(), 3 | 5 | 6) {
+                    return Err("`expect map` takes MAP [X Y [FACING]]".into());
+                }
+                let at = if w.len() >= 5 {
+                    Some((num(w.get(3), "x")?, num(w.get(4), "y")?))
+                } else {
+                    None
+                };
+                let facing = if w.len() == 6 {
+                    Some(dir(w.get(5))?)
+                } else {
+                    None
+                };
+                Cmd::ExpectMap {
+                    map: w[2].to_owned(),
+                    at,
+                    facing,
+                }
+            }
+            Some("flag") => {
+                arity(4)?;
+                Cmd::ExpectFlag(w[2].to_owned(), on_off(w.get(3))?)
+            }
+            Some("block") => {
+                arity(6)?;
+                Cmd::ExpectBlock(
+                    w[2].to_owned(),
+                    num(w.get(3), "block x")?,
+                    num(w.get(4), "block y")?,
+                    num(w.get(5), "block id")?,
+                )
+            }
+            Some("busy") => {
+                arity(3)?;
+                Cmd::ExpectBusy(if w[2] == "idle" {
+                    None
+                } else {
+                    Some(w[2].to_owned())
+                })
+            }
+            other => return Err(format!("unknown expectation {other:?}")),
+        },
+        other => return Err(format!("unknown command {other:?}")),
+    })
+}
+
+/// Plays a scenario on a game, writing the transcript.
+pub struct Player {
+    pub game: Game,
+    out: String,
+}
+
+impl Player {
+    pub fn new(game: Game) -> Player {
+        Player {
+            game,
+            out: String::new(),
+        }
+    }
+
+    pub fn transcript(&self) -> &str {
+        &self.out
+    }
+
+    fn tick(&mut self, input: Input) {
+        self.game.step(input);
+    }
+
+    /// Step with no input until idle or a text box shows.
+    fn settle(&mut self) -> Result<(), String> {
+        for _ in 0..MAX_COMMAND_TICKS {
+            match self.game.busy() {
+                None => return Ok(()),
+                Some(b) if b.as_str() == "screen_busy" => return Ok(()),
+                Some(_) => self.tick(Input::None),
+            }
+        }
+        Err(format!(
+            "the world stayed busy ({:?})",
+            self.game.busy().map(|b| b.as_str())
+        ))
+    }
+
+    fn player_pos(&self) -> Option<(String, u32, u32, Direction)> {
+        let ow = self.game.overworld()?;
+        let p = ow.player();
+        Some((ow.map_id().to_owned(), p.x, p.y, p.facing))
+    }
+
+    fn walk(&mut self, d: Direction, n: u32) -> Result<(), String> {
+        let input = Input::from_direction(d);
+        for i in 0..n {
+            self.settle()?;
+            if self.game.busy().is_some() {
+                return Err(format!(
+                    "cannot walk: {}",
+                    self.game.busy().map(|b| b.as_str()).unwrap_or("")
+                ));
+            }
+            let facing = self.player_pos().map(|p| p.3);
+            if facing != Some(d) {
+                self.tick(input);
+            }
+            let before = self.player_pos();
+            self.tick(input);
+            if self.game.busy().is_none() && self.player_pos() == before {
+                let at = before
+                    .map(|(map, x, y, _)| format!("{map} ({x},{y})"))
+                    .unwrap_or_default();
+                return Err(format!("walk {d}: blocked at {at} after {i} of {n} cells"));
+            }
+            self.settle()?;
+        }
+        Ok(())
+    }
+
+    fn close(&mut self) -> Result<(), String> {
+        for _ in 0..MAX_COMMAND_TICKS {
+            match self.game.busy() {
+                Some(b) if b.as_str() == "screen_busy" => self.tick(Input::A),
+                Some(_) => self.tick(Input::None),
+                None => return Ok(()),
+            }
+        }
+        Err("text boxes never closed".into())
+    }
+
+    fn block_line(&self, map: &str, bx: i64, by: i64) -> (String, Result<u32, &'static str>) {
+        let r = self
+            .game
+            .active_block_at(map, &Value::Int(bx), &Value::Int(by))
+            .map_err(|e| e.as_str());
+        let shown = match r {
+            Ok(b) => format!("{b}"),
+            Err(reason) => format!("nil, {reason:?}"),
+        };
+        (format!("active_block_at({map}, {bx}, {by}) = {shown}"), r)
+    }
+
+    /// Run one command; output accumulates in the transcript.
+    pub fn run(&mut self, cmd: &Cmd) -> Result<(), String> {
+        match cmd {
+            Cmd::Section(title) => {
+                self.flush();
+                let _ = writeln!(self.out, "\n## {title}");
+            }
+            Cmd::Walk(d, n) => self.walk(*d, *n)?,
+            Cmd::Press(input, n) => {
+                for _ in 0..*n {
+                    self.tick(*input);
+                }
+            }
+            Cmd::Close => self.close()?,
+            Cmd::Idle => self.settle()?,
+            Cmd::Flag(name, on) => self.game.set_flag(name, *on),
+            Cmd::Block(map, bx, by) => {
+                self.flush();
+                let (line, _) = self.block_line(map, *bx, *by);
+                self.note(&line);
+            }
+            Cmd::Busy => {
+                self.flush();
+                let state = self.game.busy().map(|b| b.as_str()).unwrap_or("idle");
+                self.note(&format!("busy: {state}"));
+            }
+            Cmd::ExpectMap { map, at, facing } => {
+                let (m, x, y, f) = self.player_pos().ok_or("no overworld")?;
+                let ok = &m == map
+                    && at.is_none_or(|a| a == (x, y))
+                    && facing.is_none_or(|want| want == f);
+                if !ok {
+                    return Err(format!(
+                        "expected {map} {at:?} {facing:?}, player is on {m} ({x},{y}) facing {f}"
+                    ));
+                }
+            }
+            Cmd::ExpectFlag(name, on) => {
+                if self.game.flag(name) != *on {
+                    return Err(format!(
+                        "expected flag {name} {}",
+                        if *on { "on" } else { "off" }
+                    ));
+                }
+            }
+            Cmd::ExpectBlock(map, bx, by, want) => {
+                let (line, r) = self.block_line(map, *bx, *by);
+                if r != Ok(*want) {
+                    return Err(format!("expected block {want}: {line}"));
+                }
+            }
+            Cmd::ExpectBusy(want) => {
+                let got = self.game.busy().map(|b| b.as_str());
+                if got != want.as_deref() {
+                    return Err(format!("expected busy {want:?}, got {got:?}"));
+                }
+            }
+        }
+        self.flush();
+        Ok(())
+    }
+
+    fn note(&mut self, text: &str) {
+        let _ = writeln!(self.out, "[t={:>5}] {text}", self.game.tick);
+    }
+
+    /// Format the game's new presentation rows into the transcript.
+    pub fn flush(&mut self) {
+        let rows = self.game.drain_feed();
+        format_rows(&self.game, &rows, &mut self.out);
+    }
+}
+
+/// Human-readable lines for feed rows. Runs of steps/turns/bumps become one walk line; block
+/// replacements of one tick become one line.
+pub fn format_rows(game: &Game, rows: &[FeedRow], out: &mut String) {
+    let maps = game.maps();
+    let mut i = 0;
+    while i < rows.len() {
+        let tick = rows[i].tick;
+        match &rows[i].row {
+            PresentationRow::Stepped { .. }
+            | PresentationRow::Turned { .. }
+            | PresentationRow::Bumped { .. } => {
+                let mut parts: Vec<(String, u32)> = Vec::new();
+                let mut last = None;
+                while let Some(r) = rows.get(i) {
+                    let label = match &r.row {
+                        PresentationRow::Stepped { x, y, facing, .. } => {
+                            last = Some((*x, *y));
+                            facing.as_str().to_owned()
+                        }
+                        PresentationRow::Turned { facing } => format!("face {facing}"),
+                        PresentationRow::Bumped { .. } => "bump".to_owned(),
+                        _ => break,
+                    };
+                    match parts.last_mut() {
+                        Some((l, n)) if *l == label => *n += 1,
+                        _ => parts.push((label, 1)),
+                    }
+                    i += 1;
+                }
+                // A turn immediately followed by steps that way is part of the walk.
+                let mut shown: Vec<String> = Vec::new();
+                for (k, (label, n)) in parts.iter().enumerate() {
+                    if let Some(d) = label.strip_prefix("face ") {
+                        if parts.get(k + 1).is_some_and(|(next, _)| next == d) {
+                            continue;
+                        }
+                    }
+                    shown.push(if *n > 1 {
+                        format!("{label} x{n}")
+                    } else {
+                        label.clone()
+                    });
+                }
+                let end = last
+                    .map(|(x, y)| format!(" -> ({x},{y})"))
+                    .unwrap_or_default();
+                let verb = if last.is_some() { "walk " } else { "" };
+                let _ = writeln!(out, "[t={tick:>5}] {verb}{}{end}", shown.join(", "));
+            }
+            PresentationRow::BlockReplaced { map, .. } => {
+                let name = maps
+                    .get(map)
+                    .map(|m| m.name.clone())
+                    .unwrap_or_else(|| map.clone());
+                let mut cells = Vec::new();
+                while let Some(FeedRow {
+                    row:
+                        PresentationRow::BlockReplaced {
+                            bx,
+                            by,
+                            block,
+                            map: m,
+                        },
+                    tick: t,
+                }) = rows.get(i)
+                {
+                    if m != map || *t != tick {
+                        break;
+                    }
+                    cells.push(format!("({bx},{by})={block}"));
+                    i += 1;
+                }
+                let _ = writeln!(
+                    out,
+                    "[t={tick:>5}] {name} blocks replaced: {}",
+                    cells.join(" ")
+                );
+            }
+            row => {
+                let _ = writeln!(out, "[t={tick:>5}] {}", row.describe(maps));
+                i += 1;
+            }
+        }
+    }
+}
+
+/// Everything a run produced.
+pub struct RunOutcome {
+    pub transcript: String,
+    pub game: Game,
+}
+
+/// A run stopped by a scenario error; the transcript up to the failure is kept.
+#[derive(Debug)]
+pub struct RunFailure {
+    pub transcript: String,
+    pub message: String,
+}
+
+/// Play `scenario` on a new game of `version` with `seed`.
+pub fn play(version: GameVersion, seed: u64, scenario: &str) -> Result<RunOutcome, RunFailure> {
+    let fail = |transcript: String, message: String| RunFailure {
+        transcript,
+        message,
+    };
+    let lines = parse_scenario(scenario).map_err(|m| fail(String::new(), m))?;
+    let game = Game::new_game(version, seed, Rc::new(Runtime::new()))
+        .map_err(|e| fail(String::new(), e.to_string()))?;
+    let mut p = Player::new(game);
+    let _ = writeln!(p.out, "pallet run: version {version}, seed {seed}");
+    p.flush();
+    for line in &lines {
+        if let Err(e) = p.run(&line.cmd) {
+            p.flush();
+            return Err(fail(p.out, format!("scenario line {}: {e}", line.number)));
+        }
+    }
+    p.flush();
+    let summary = summary(&p.game);
+    p.out.push_str(&summary);
+    Ok(RunOutcome {
+        transcript: p.out,
+        game: p.game,
+    })
+}
+
+fn summary(game: &Game) -> String {
+    let mut s = String::from("\n## End\n");
+    let pl = &game.save.player;
+    let _ = writeln!(s, "ticks: {}", game.tick);
+    let _ = writeln!(
+        s,
+        "player: {} ({},{}) facing {}",
+        pl.map, pl.x, pl.y, pl.facing
+    );
+    let flags: Vec<&str> = game.save.flags.iter().map(String::as_str).collect();
+    let _ = writeln!(
+        s,
+        "flags: {}",
+        if flags.is_empty() {
+            "-".to_owned()
+        } else {
+            flags.join(", ")
+        }
+    );
+    s
+}
+
+/// Options of `pallet run`.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    pub version: GameVersion,
+    pub seed: u64,
+    pub save: Option<PathBuf>,
+}
+
+fn write_save(path: &Path, game: &Game) -> Result<(), String> {
+    pallet_engine::save::write_save(path, &game.save)
+        .map_err(|e| format!("cannot write save {}: {e}", path.display()))
+}
+
+/// `pallet run`: returns the exit code (0 ok, 1 scenario or save failure).
+pub fn run(opts: &RunOptions) -> i32 {
+    match play(opts.version, opts.seed, MAIN_SCENARIO) {
+        Ok(outcome) => {
+            print!("{}", outcome.transcript);
+            if let Some(path) = &opts.save {
+                if let Err(e) = write_save(path, &outcome.game) {
+                    eprintln!("{e}");
+                    return 1;
+                }
+                println!("save written: {}", path.display());
+            }
+            0
+        }
+        Err(f) => {
+            print!("{}", f.transcript);
+            eprintln!("pallet run: {}", f.message);
+            1
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_builtin_scenario_parses() {
+        let lines = parse_scenario(MAIN_SCENARIO).unwrap();
+        assert!(lines.len() > 20);
+        assert!(lines
+            .iter()
+            .any(|l| matches!(&l.cmd, Cmd::ExpectFlag(f, true) if f == "EVENT_SS_ANNE_LEFT")));
+    }
+
+    #[test]
+    fn parse_errors_name_the_line() {
+        assert_eq!(
+            parse_scenario("walk up 2\nwalk sideways 1").unwrap_err(),
+            "scenario line 2: bad direction \"sideways\""
+        );
+        assert!(parse_scenario("fly PALLET_TOWN")
+            .unwrap_err()
+            .contains("unknown command"));
+        assert!(parse_scenario("walk up")
+            .unwrap_err()
+            .contains("takes 2 argument"));
+        assert!(parse_scenario("expect map A 1").is_err());
+        assert_eq!(parse_scenario("# only a comment\n\n").unwrap(), vec![]);
+    }
+
+    #[test]
+    fn every_version_plays_the_scenario() {
+        for v in [GameVersion::Red, GameVersion::Blue, GameVersion::Yellow] {
+            let out = play(v, 7, MAIN_SCENARIO)
+                .unwrap_or_else(|f| panic!("{v}: {}\n{}", f.message, f.transcript));
+            assert!(out.transcript.contains("[text] The ship set sail."), "{v}");
+            assert!(out
+                .transcript
+                .contains("active_block_at(VERMILION_DOCK, 7, 1) = 22"));
+            assert!(out
+                .transcript
+                .contains("active_block_at(VERMILION_DOCK, 7, 1) = 1"));
+            assert!(out
+                .transcript
+                .contains("active_block_at(VERMILION_CITY, 0, 0) = nil, \"map is not active\""));
+        }
+    }
+
+    #[test]
+    fn a_failing_expectation_stops_the_run() {
+        let f = play(GameVersion::Red, 1, "walk left 1\nexpect map PALLET_TOWN")
+            .err()
+            .unwrap();
+        assert!(
+            f.message
+                .starts_with("scenario line 2: expected PALLET_TOWN"),
+            "{}",
+            f.message
+        );
+        let f = play(GameVersion::Red, 1, "walk left 5").err().unwrap();
+        assert!(
+            f.message.contains("blocked at REDS_HOUSE_1F (2,4)"),
+            "{}",
+            f.message
+        );
+    }
+}
