@@ -135,6 +135,9 @@ impl<R: BattleRng> Battle<R> {
             Check::Jump(s) => s,
             Check::Proceed => {
                 let sel = self.bat(a).selected.unwrap_or(MoveId(STRUGGLE));
+                if sel.0 == 0 {
+                    return MoveEnd::Normal; // nothing was ever selected
+                }
                 self.load_move(a, sel);
                 if self.bat(a).has(flag::CHARGING) {
                     self.bat_mut(a).clear(flag::CHARGING | flag::INVULNERABLE);

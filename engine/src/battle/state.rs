@@ -193,7 +193,8 @@ impl Battler {
             hits: 0,
             bide_damage: 0,
             substitute_hp: 0,
-            selected: None,
+            // Nothing chosen yet (the cartridge's cleared selection, not `$FF`).
+            selected: Some(MoveId(0)),
             used: None,
             move_slot: 0,
             cur: CurMove::default(),
