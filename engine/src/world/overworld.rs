@@ -424,10 +424,8 @@ impl Overworld {
             Some(Screen::Text { .. }) if input == Input::A => {
                 if let Some(Screen::Text { on_close, .. }) = self.screens.pop_front() {
                     ctx.show(PresentationRow::TextClosed);
-                    if let Some(next) = self.screens.front() {
-                        if let Screen::Text { text, .. } = next {
-                            ctx.show(PresentationRow::TextOpened { text: text.clone() });
-                        }
+                    if let Some(Screen::Text { text, .. }) = self.screens.front() {
+                        ctx.show(PresentationRow::TextOpened { text: text.clone() });
                     }
                     match on_close {
                         Some(CloseAction::Warp(t)) => {

@@ -2,8 +2,9 @@
 //! built or allocated and the vanilla branch runs exactly as without mods.
 //! Compiled out entirely without the `hook-sites` feature.
 
-use pallet_api::catalog::common::{GameInfo, GameVersion as ApiVersion};
-use pallet_api::catalog::{events, hooks};
+use pallet_api::catalog::common::GameVersion as ApiVersion;
+#[cfg(feature = "hook-sites")]
+use pallet_api::catalog::{common::GameInfo, events, hooks};
 use pallet_api::Runtime;
 
 use super::types::GameVersion;
@@ -16,6 +17,7 @@ pub fn api_version(v: GameVersion) -> ApiVersion {
     }
 }
 
+#[cfg(feature = "hook-sites")]
 fn coord(v: u32) -> i32 {
     i32::try_from(v).unwrap_or(i32::MAX)
 }
