@@ -1,5 +1,6 @@
 //! Pallet's mod contract. See `README.md` for the module table.
 
+pub mod access;
 mod bitset;
 pub mod catalog;
 pub mod content;

@@ -34,19 +34,22 @@ pub trait ArgList: Sized {
 }
 
 /// Implement [`ArgList`] for an args struct: `arg_list!(MyArgs { game, ctx });` — the field
-/// order is the script callback's parameter order.
+/// order is the script callback's parameter order. A field whose mod-visible name differs from
+/// its Rust name is written `map_id as "mapId"`.
 #[macro_export]
 macro_rules! arg_list {
-    ($ty:ident { $($field:ident),+ $(,)? }) => {
+    (@name $field:ident) => { stringify!($field) };
+    (@name $field:ident $name:literal) => { $name };
+    ($ty:ident { $($field:ident $(as $name:literal)?),+ $(,)? }) => {
         impl $crate::script::ArgList for $ty {
-            const NAMES: &'static [&'static str] = &[$(stringify!($field)),+];
+            const NAMES: &'static [&'static str] = &[$($crate::arg_list!(@name $field $($name)?)),+];
             fn to_values(&self) -> ::std::result::Result<::std::vec::Vec<$crate::Value>, $crate::value::ValueError> {
                 Ok(vec![$($crate::value::to_value(&self.$field)?),+])
             }
             fn from_values(values: ::std::vec::Vec<$crate::Value>) -> ::std::result::Result<Self, $crate::value::ValueError> {
                 let mut it = values.into_iter();
                 Ok($ty { $($field: $crate::value::from_value(it.next().unwrap_or_default()).map_err(|e| {
-                    $crate::value::ValueError::new(format!(concat!(stringify!($field), ": {}"), e))
+                    $crate::value::ValueError::new(format!("{}: {}", $crate::arg_list!(@name $field $($name)?), e))
                 })?),+ })
             }
         }

@@ -276,7 +276,7 @@ pub struct TrainerPartyArgs {
     pub party: Vec<PartyMember>,
 }
 arg_list!(TrainerPartyArgs {
-    class_id,
+    class_id as "classId",
     index,
     party
 });

@@ -146,7 +146,7 @@ pub struct WarpDestinationArgs {
     pub y: i32,
     pub ctx: WarpContext,
 }
-arg_list!(WarpDestinationArgs { map_id, x, y, ctx });
+arg_list!(WarpDestinationArgs { map_id as "mapId", x, y, ctx });
 
 /// Where a warp lands.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -225,7 +225,7 @@ pub struct EncounterRollArgs {
     pub enc_def: Record,
     pub ctx: EncounterRollContext,
 }
-arg_list!(EncounterRollArgs { enc_def, ctx });
+arg_list!(EncounterRollArgs { enc_def as "encDef", ctx });
 
 /// A wild encounter.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

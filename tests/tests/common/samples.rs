@@ -1,0 +1,403 @@
+//! One realistic argument/result sample per catalog hook and one payload per catalog event,
+//! for the parity gates. A catalog entry without a sample fails the gates (see
+//! `gate_hooks.rs` / `gate_events.rs`), so a new hook or event must add one here.
+
+#![allow(dead_code)]
+
+use pallet_api::catalog::common::*;
+use pallet_api::catalog::{events, hooks};
+use pallet_api::reasons::OccupancyReason;
+use pallet_api::Value;
+
+pub fn game() -> GameInfo {
+    GameInfo {
+        version: GameVersion::Yellow,
+        playthrough_id: Some("pt-1".into()),
+        map_id: Some("PALLET_TOWN".into()),
+    }
+}
+
+pub fn battle() -> BattleInfo {
+    BattleInfo {
+        kind: BattleKind::Trainer,
+        trainer_class: Some("OPP_BROCK".into()),
+        trainer_index: Some(0),
+        turn: 3,
+    }
+}
+
+pub fn battler(side: Side) -> BattlerSnapshot {
+    BattlerSnapshot {
+        side,
+        name: if side == Side::Player {
+            "PIKACHU"
+        } else {
+            "ONIX"
+        }
+        .into(),
+        hp: 21,
+        max_hp: 35,
+        types: vec!["ELECTRIC".into()],
+        vanished: false,
+    }
+}
+
+pub fn mv() -> MoveInfo {
+    MoveInfo {
+        id: "THUNDERSHOCK".into(),
+        move_type: "ELECTRIC".into(),
+        power: 40,
+        accuracy: 255,
+    }
+}
+
+pub fn mon() -> Value {
+    Value::map([("species", Value::from("PIDGEY")), ("level", Value::Int(9))])
+}
+
+pub fn occupancy() -> (hooks::MapOccupancyAllowedArgs, bool) {
+    let mut args = hooks::MapOccupancyAllowedArgs::at_dock(game(), Some(14), Some(2));
+    args.ctx.reason = OccupancyReason::SsAnneDeparted;
+    (args, false)
+}
+
+pub fn field_residual() -> (hooks::BattleFieldResidualArgs, Vec<hooks::ResidualRow>) {
+    (
+        hooks::BattleFieldResidualArgs {
+            context: hooks::FieldResidualContext {
+                field: Value::map([
+                    ("weather", Value::from("SANDSTORM")),
+                    ("tokens", Value::List(vec![])),
+                ]),
+                battlers: Battlers {
+                    player: battler(Side::Player),
+                    enemy: battler(Side::Enemy),
+                },
+                turn: 3,
+            },
+        },
+        vec![hooks::ResidualRow {
+            side: Side::Enemy,
+            amount: 1,
+            message: Some("sentinel".into()),
+        }],
+    )
+}
+
+pub fn party_full() -> (hooks::CatchPartyFullArgs, bool) {
+    (
+        hooks::CatchPartyFullArgs {
+            ctx: hooks::PartyFullContext {
+                battle: battle(),
+                mon: mon(),
+                name: "PIDGEY".into(),
+                game: game(),
+            },
+        },
+        false,
+    )
+}
+
+pub fn exp_gain() -> (hooks::ExpGainArgs, u32) {
+    (
+        hooks::ExpGainArgs {
+            ctx: hooks::ExpGainContext {
+                defeated_def: Value::map([("baseExp", Value::Int(108))]),
+                level: 12,
+                is_trainer: true,
+                participants: 1,
+                traded: false,
+                mon: mon(),
+            },
+        },
+        277,
+    )
+}
+
+pub fn encounter_roll() -> (hooks::EncounterRollArgs, Option<hooks::Encounter>) {
+    (
+        hooks::EncounterRollArgs {
+            enc_def: Value::map([("rate", Value::Int(25))]),
+            ctx: hooks::EncounterRollContext {
+                map_id: "ROUTE_1".into(),
+                terrain: "grass".into(),
+            },
+        },
+        Some(hooks::Encounter {
+            species: "RATTATA".into(),
+            level: 3,
+        }),
+    )
+}
+
+pub fn catch_rate() -> (hooks::CatchRateArgs, hooks::CatchOutcome) {
+    (
+        hooks::CatchRateArgs {
+            ball: "POKE_BALL".into(),
+            mon: mon(),
+            def: Value::map([("catchRate", Value::Int(255))]),
+            opts: hooks::CatchOptions {
+                battle: battle(),
+                rate_override: None,
+            },
+        },
+        hooks::CatchOutcome {
+            caught: false,
+            shakes: 2,
+        },
+    )
+}
+
+pub fn damage() -> (hooks::BattleDamageArgs, u16) {
+    (
+        hooks::BattleDamageArgs {
+            ctx: hooks::DamageContext {
+                battle: battle(),
+                user: battler(Side::Player),
+                target: battler(Side::Enemy),
+                move_info: mv(),
+                critical: false,
+            },
+        },
+        17,
+    )
+}
+
+pub fn accuracy() -> (hooks::BattleAccuracyArgs, bool) {
+    (
+        hooks::BattleAccuracyArgs {
+            ctx: hooks::AccuracyContext {
+                battle: battle(),
+                user: battler(Side::Player),
+                target: battler(Side::Enemy),
+                move_info: mv(),
+            },
+        },
+        true,
+    )
+}
+
+pub fn crit() -> (hooks::BattleCritArgs, bool) {
+    (
+        hooks::BattleCritArgs {
+            ctx: hooks::CritContext {
+                battle: battle(),
+                user: battler(Side::Player),
+                move_info: mv(),
+            },
+        },
+        false,
+    )
+}
+
+pub fn trainer_party() -> (hooks::TrainerPartyArgs, Vec<hooks::PartyMember>) {
+    let party = vec![
+        hooks::PartyMember {
+            species: "GEODUDE".into(),
+            level: 12,
+            moves: None,
+        },
+        hooks::PartyMember {
+            species: "ONIX".into(),
+            level: 14,
+            moves: Some(vec!["TACKLE".into(), "SCREECH".into(), "BIDE".into()]),
+        },
+    ];
+    (
+        hooks::TrainerPartyArgs {
+            class_id: "OPP_BROCK".into(),
+            index: 0,
+            party: party.clone(),
+        },
+        party,
+    )
+}
+
+pub fn evolution() -> (hooks::EvolutionCheckArgs, bool) {
+    (
+        hooks::EvolutionCheckArgs {
+            game: game(),
+            mon: mon(),
+            evo: Value::map([
+                ("into", Value::from("PIDGEOTTO")),
+                ("level", Value::Int(18)),
+            ]),
+            trigger: "level".into(),
+        },
+        false,
+    )
+}
+
+pub fn exp_award() -> (hooks::BattleExpAwardArgs, Vec<hooks::ExpShare>) {
+    (
+        hooks::BattleExpAwardArgs {
+            ctx: hooks::ExpAwardContext {
+                battle: battle(),
+                participants: 2,
+                alive: vec![0, 2],
+            },
+        },
+        vec![
+            hooks::ExpShare {
+                slot: 0,
+                split: 2,
+                announce: true,
+            },
+            hooks::ExpShare {
+                slot: 2,
+                split: 2,
+                announce: true,
+            },
+        ],
+    )
+}
+
+pub fn save_write() -> (hooks::SaveWriteArgs, bool) {
+    (hooks::SaveWriteArgs { game: game() }, true)
+}
+
+pub fn collision() -> (hooks::MovementCollisionArgs, bool) {
+    (
+        hooks::MovementCollisionArgs {
+            allowed: false,
+            ctx: hooks::CollisionContext {
+                map_id: "PALLET_TOWN".into(),
+                mover: hooks::Mover {
+                    kind: "player".into(),
+                    id: None,
+                },
+                dir: Direction::Up,
+                from_x: 5,
+                from_y: 6,
+                to_x: 5,
+                to_y: 5,
+                reason: Some("tile".into()),
+            },
+        },
+        false,
+    )
+}
+
+pub fn warp() -> (hooks::WarpDestinationArgs, hooks::WarpTarget) {
+    (
+        hooks::WarpDestinationArgs {
+            map_id: "REDS_HOUSE_1F".into(),
+            x: 3,
+            y: 7,
+            ctx: hooks::WarpContext {
+                warp: Value::map([("destWarp", Value::Int(1))]),
+                last_map: Some("PALLET_TOWN".into()),
+            },
+        },
+        hooks::WarpTarget {
+            map_id: "REDS_HOUSE_1F".into(),
+            x: 3,
+            y: 7,
+        },
+    )
+}
+
+// ----- events --------------------------------------------------------------------------------
+
+pub fn game_ready() -> events::GameReadyPayload {
+    events::GameReadyPayload { game: game() }
+}
+pub fn map_entered() -> events::MapEnteredPayload {
+    events::MapEnteredPayload {
+        map_id: "ROUTE_1".into(),
+        from_map_id: Some("PALLET_TOWN".into()),
+        via: Some("connection".into()),
+    }
+}
+pub fn map_exited() -> events::MapExitedPayload {
+    events::MapExitedPayload {
+        map_id: "PALLET_TOWN".into(),
+        to_map_id: Some("ROUTE_1".into()),
+    }
+}
+pub fn world_stepped() -> events::WorldSteppedPayload {
+    events::WorldSteppedPayload {
+        map_id: "ROUTE_1".into(),
+        x: 4,
+        y: 30,
+        tile: Some(0x2c),
+    }
+}
+pub fn block_replaced() -> events::WorldBlockReplacedPayload {
+    events::WorldBlockReplacedPayload {
+        map_id: "VERMILION_DOCK".into(),
+        bx: 7,
+        by: 2,
+        block: 0x0d,
+    }
+}
+pub fn battle_started() -> events::BattleStartedPayload {
+    events::BattleStartedPayload {
+        battle: battle(),
+        kind: BattleKind::Trainer,
+        trainer_id: Some("OPP_BROCK".into()),
+        species: None,
+    }
+}
+pub fn turn_ended() -> events::BattleTurnEndedPayload {
+    events::BattleTurnEndedPayload {
+        battle: battle(),
+        turn: 3,
+    }
+}
+pub fn fainted() -> events::BattleFaintedPayload {
+    events::BattleFaintedPayload {
+        battle: battle(),
+        battler: battler(Side::Enemy),
+    }
+}
+pub fn battle_ended() -> events::BattleEndedPayload {
+    events::BattleEndedPayload {
+        battle: battle(),
+        result: events::BattleResult::Win,
+        skipped: None,
+    }
+}
+pub fn caught() -> events::PokemonCaughtPayload {
+    events::PokemonCaughtPayload {
+        battle: battle(),
+        mon: mon(),
+        species: "PIDGEY".into(),
+        is_new: true,
+        ball: "POKE_BALL".into(),
+        destination: events::CatchDestination::Box,
+        game: game(),
+    }
+}
+pub fn level_up() -> events::PokemonLevelUpPayload {
+    events::PokemonLevelUpPayload {
+        mon: mon(),
+        level: 10,
+        prev_level: 9,
+        learnable: vec!["QUICK_ATTACK".into()],
+    }
+}
+pub fn save_created() -> events::SaveCreatedPayload {
+    events::SaveCreatedPayload {
+        save: Value::map([("version", Value::from("red"))]),
+    }
+}
+pub fn save_loaded() -> events::SaveLoadedPayload {
+    events::SaveLoadedPayload {
+        save: Value::map([("version", Value::from("red"))]),
+        meta: Value::map([("format", Value::Int(4))]),
+        mods_diff: Value::map([("added", Value::List(vec![]))]),
+    }
+}
+pub fn checkpoint_restored() -> events::CheckpointRestoredPayload {
+    events::CheckpointRestoredPayload {
+        game: game(),
+        kind: events::CheckpointKind::Overworld,
+    }
+}
+pub fn mods_loaded() -> events::ModsLoadedPayload {
+    events::ModsLoadedPayload {
+        order: vec!["a".into(), "b".into()],
+        failed: vec![],
+    }
+}
