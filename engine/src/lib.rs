@@ -3,6 +3,7 @@
 pub mod battle;
 pub mod data;
 pub mod game;
+pub mod datasets;
 // Generated tables (tools/gen-data); reached through `data`. Not formatted: regenerated verbatim.
 #[rustfmt::skip]
 mod generated;

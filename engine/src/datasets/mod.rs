@@ -1,0 +1,33 @@
+//! Read-only imported dataset views (RFC 0015-views, reference §7): the cache contract, the
+//! importer, the bounded literal decoder and the `mod.datasets` service and facades.
+//!
+//! | module | concern |
+//! |---|---|
+//! | [`contract`] | cache layout, completion marker, exact inventory, source/cache boundary, readiness (sizes only) |
+//! | [`fs`] | the injected cache filesystem; [`fs::DiskFs`] never follows symbolic links |
+//! | [`literal`] | restricted literal grammar: writer and bounded, non-executing decoder |
+//! | [`records`] | the embedded data as source records (cartridge-shaped where the cartridge differs) |
+//! | [`yellow`] | Yellow's learnset and level-1 move corrections |
+//! | [`generate`] | every file of a version's inventory, in memory, deterministic |
+//! | [`import`] | staged, atomic import; marker last |
+//! | [`hydrate`] | canonical normalization and the public-schema gate |
+//! | [`service`] | lazy decode, readiness rechecks, invalidation, counters |
+//! | [`view`] | [`Datasets`] (lazy `mod.datasets` handle) and [`View`] facades |
+
+pub mod contract;
+pub mod fs;
+pub mod generate;
+pub mod hydrate;
+pub mod import;
+pub mod literal;
+pub mod records;
+pub mod service;
+pub mod view;
+pub mod yellow;
+
+pub use import::{import, ImportError, ImportOptions, ImportReport};
+pub use service::DatasetStats;
+pub use view::{registry_names, Datasets, View};
+
+#[cfg(test)]
+mod tests;
