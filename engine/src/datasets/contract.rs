@@ -55,6 +55,7 @@ const GEN1_MODULES: &[Module] = &[
     module("moves", "data/generated/moves.lua"),
     module("items", "data/generated/items.lua"),
     module("type_chart", "data/generated/type_chart.lua"),
+    module("encounters", "data/generated/encounters.lua"),
 ];
 
 /// The Gen 2 dataset carries no item table (see `crate::data::gen2`), so no items module.
@@ -62,6 +63,7 @@ const GEN2_MODULES: &[Module] = &[
     module("pokemon", "data/generated/pokemon.lua"),
     module("moves", "data/generated/moves.lua"),
     module("type_chart", "data/generated/type_chart.lua"),
+    module("encounters", "data/generated/encounters.lua"),
 ];
 
 const ASSETS: &[&str] = &[

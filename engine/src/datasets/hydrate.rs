@@ -185,6 +185,20 @@ fn generation_check(
                 return Err(bad_type(t));
             }
         }
+        "encounters" => {
+            let ds = dataset(version);
+            for table in rec.as_map().map(|m| m.values()).into_iter().flatten() {
+                for slot in table.get("slots").and_then(Value::as_list).unwrap_or(&[]) {
+                    let sp = slot.get("species").and_then(Value::as_str).unwrap_or("");
+                    if !ds.species.iter().any(|s| s.id == sp) {
+                        return Err(format!(
+                            "{registry}.{id}: {sp:?} is not a species of generation {}",
+                            version.generation()
+                        ));
+                    }
+                }
+            }
+        }
         "type_chart" => {
             if !has_type(version, id) {
                 return Err(bad_type(id));

@@ -8,6 +8,7 @@
 //! | [`literal`] | restricted literal grammar: writer and bounded, non-executing decoder |
 //! | [`records`] | the embedded data as source records (cartridge-shaped where the cartridge differs) |
 //! | [`yellow`] | Yellow's learnset and level-1 move corrections |
+//! | [`encounters`] | version-exclusive wild encounters (a sample of maps per version) |
 //! | [`generate`] | every file of a version's inventory, in memory, deterministic |
 //! | [`import`] | staged, atomic import; marker last |
 //! | [`hydrate`] | canonical normalization and the public-schema gate |
@@ -15,6 +16,7 @@
 //! | [`view`] | [`Datasets`] (lazy `mod.datasets` handle) and [`View`] facades |
 
 pub mod contract;
+pub mod encounters;
 pub mod fs;
 pub mod generate;
 pub mod hydrate;

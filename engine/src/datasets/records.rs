@@ -239,6 +239,7 @@ pub fn source_records(version: GameVersion, registry: &str) -> Option<BTreeMap<S
             .iter()
             .map(|m| (m.id.to_owned(), move_record(ds, m)))
             .collect(),
+        "encounters" => super::encounters::records(version),
         "items" if !ds.items.is_empty() => ds
             .items
             .iter()

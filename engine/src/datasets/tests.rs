@@ -6,6 +6,7 @@ use super::contract;
 use super::generate::{self, generate};
 use super::hydrate::{embedded_records, hydrate};
 use super::literal::{decode, Limits};
+use super::{import, ImportError, ImportOptions, ImportReport};
 
 fn temp_root(tag: &str) -> PathBuf {
     use std::sync::atomic::{AtomicU64, Ordering};
@@ -58,5 +59,363 @@ fn every_embedded_record_passes_the_public_schema() {
                 m.registry
             );
         }
+    }
+}
+
+#[test]
+fn yellow_corrections_name_real_moves_and_only_change_those_species() {
+    let ds = crate::data::gen1();
+    for (species, rows) in super::yellow::LEARNSETS {
+        assert!(ds.species_by_name(species).is_some(), "{species}");
+        for (_, mv) in rows.iter() {
+            let id = ds
+                .move_by_name(mv)
+                .unwrap_or_else(|| panic!("{species}: {mv}"));
+            assert_eq!(
+                ds.move_data(id).id,
+                *mv,
+                "{species}: {mv} is a canonical id"
+            );
+        }
+    }
+    for (species, moves) in super::yellow::START_MOVES {
+        assert!(ds.species_by_name(species).is_some(), "{species}");
+        for mv in moves.iter() {
+            let id = ds
+                .move_by_name(mv)
+                .unwrap_or_else(|| panic!("{species}: {mv}"));
+            assert_eq!(ds.move_data(id).id, *mv);
+        }
+    }
+    let red = embedded_records(GameVersion::Red, "pokemon")
+        .unwrap()
+        .unwrap();
+    let yellow = embedded_records(GameVersion::Yellow, "pokemon")
+        .unwrap()
+        .unwrap();
+    let changed: Vec<&str> = red
+        .keys()
+        .filter(|id| red[*id] != yellow[*id])
+        .map(String::as_str)
+        .collect();
+    let mut expected: Vec<&str> = super::yellow::LEARNSETS
+        .iter()
+        .map(|(s, _)| *s)
+        .chain(super::yellow::START_MOVES.iter().map(|(s, _)| *s))
+        .collect();
+    expected.sort_unstable();
+    expected.dedup();
+    assert_eq!(changed, expected);
+    let pikachu = &yellow["PIKACHU"];
+    let learned: Vec<&str> = pikachu
+        .get("learnset")
+        .and_then(|l| l.as_list())
+        .unwrap()
+        .iter()
+        .filter_map(|r| r.get("move").and_then(|m| m.as_str()))
+        .collect();
+    assert!(learned.contains(&"THUNDERBOLT"));
+    assert!(!red["PIKACHU"]
+        .get("learnset")
+        .and_then(|l| l.as_list())
+        .unwrap()
+        .iter()
+        .any(|r| r.get("move").and_then(|m| m.as_str()) == Some("THUNDERBOLT")));
+}
+
+#[test]
+fn sibling_versions_differ_exactly_where_the_games_do() {
+    use GameVersion::*;
+    for (a, b, same) in [
+        (Red, Blue, &["pokemon", "moves", "items", "type_chart"][..]),
+        (Gold, Silver, &["pokemon", "moves", "type_chart"][..]),
+    ] {
+        for reg in same {
+            assert_eq!(embedded_records(a, reg), embedded_records(b, reg), "{reg}");
+        }
+        assert_ne!(
+            embedded_records(a, "encounters"),
+            embedded_records(b, "encounters")
+        );
+    }
+    let red = embedded_records(Red, "encounters").unwrap().unwrap();
+    let slots = |recs: &std::collections::BTreeMap<String, pallet_api::Value>, map: &str| {
+        recs[map]
+            .get("grass")
+            .and_then(|g| g.get("slots"))
+            .and_then(|s| s.as_list())
+            .unwrap()
+            .iter()
+            .filter_map(|s| s.get("species").and_then(|x| x.as_str()).map(str::to_owned))
+            .collect::<Vec<_>>()
+    };
+    assert!(slots(&red, "ROUTE_4").contains(&"EKANS".to_owned()));
+    let blue = embedded_records(Blue, "encounters").unwrap().unwrap();
+    assert!(slots(&blue, "ROUTE_4").contains(&"SANDSHREW".to_owned()));
+    assert!(!slots(&blue, "ROUTE_4").contains(&"EKANS".to_owned()));
+    let silver = embedded_records(Silver, "encounters").unwrap().unwrap();
+    assert!(slots(&silver, "ICE_PATH_1F").contains(&"DELIBIRD".to_owned()));
+    // Gen 2 type chart: Foresight rows merged back into the public records.
+    let chart = embedded_records(Gold, "type_chart").unwrap().unwrap();
+    assert_eq!(
+        chart["NORMAL"].get("GHOST"),
+        Some(&pallet_api::Value::Float(0.0))
+    );
+    assert_eq!(
+        chart["FIRE"].get("STEEL"),
+        Some(&pallet_api::Value::Float(2.0))
+    );
+    assert_eq!(chart.len(), 17);
+    assert_eq!(
+        embedded_records(Red, "type_chart").unwrap().unwrap().len(),
+        15
+    );
+    // Single-typed species: the cartridge pair is normalized to one public type.
+    let mons = embedded_records(Gold, "pokemon").unwrap().unwrap();
+    assert_eq!(
+        mons["CHARMANDER"].get("types"),
+        Some(&pallet_api::Value::List(vec!["FIRE".into()]))
+    );
+    assert_eq!(
+        mons["MAGNEMITE"].get("types"),
+        Some(&pallet_api::Value::List(vec![
+            "ELECTRIC".into(),
+            "STEEL".into()
+        ]))
+    );
+    assert!(embedded_records(Gold, "items").is_none());
+}
+
+#[test]
+fn hydration_rejects_malformed_roots_and_records() {
+    use pallet_api::Value;
+    let v = GameVersion::Red;
+    let m = contract::module_for(v, "moves").unwrap();
+    let good = generate::module_root(v, m);
+    let with = |f: &dyn Fn(&mut std::collections::BTreeMap<String, Value>)| {
+        let mut root = good.as_map().unwrap().clone();
+        f(&mut root);
+        hydrate(v, m, Value::Map(root))
+    };
+    assert!(with(&|_| {}).is_ok());
+    assert!(with(&|r| {
+        r.insert("version".into(), "gold".into());
+    })
+    .is_err());
+    assert!(with(&|r| {
+        r.insert("registry".into(), "pokemon".into());
+    })
+    .is_err());
+    assert!(with(&|r| {
+        r.remove("format");
+    })
+    .is_err());
+    let patch = |id: &'static str, field: &'static str, value: Value| {
+        move |r: &mut std::collections::BTreeMap<String, Value>| {
+            if let Some(Value::Map(recs)) = r.get_mut("records") {
+                if let Some(Value::Map(rec)) = recs.get_mut(id) {
+                    rec.insert(field.to_owned(), value.clone());
+                }
+            }
+        }
+    };
+    let e = with(&patch("TACKLE", "power", Value::Int(999))).unwrap_err();
+    assert!(e.contains("moves.TACKLE.power"), "{e}");
+    // A Gen 2 type in a Gen 1 dataset fails the generation routing.
+    let e = with(&patch("TACKLE", "type", "STEEL".into())).unwrap_err();
+    assert!(e.contains("STEEL"), "{e}");
+    let e = with(&|r| {
+        if let Some(Value::Map(recs)) = r.get_mut("records") {
+            recs.insert("bad id!".into(), Value::Map(Default::default()));
+        }
+    })
+    .unwrap_err();
+    assert!(e.contains("invalid record id"), "{e}");
+    assert!(hydrate(v, m, Value::List(vec![])).is_err());
+}
+
+fn import_fresh(root: &std::path::Path, v: GameVersion) -> ImportReport {
+    import(root, v, ImportOptions::default()).unwrap()
+}
+
+#[test]
+fn readiness_reads_sizes_and_the_marker_only() {
+    use super::fs::DiskFs;
+    use pallet_api::reasons::DatasetError::*;
+    let root = temp_root("ready");
+    let disk = DiskFs::new(&root);
+    let v = GameVersion::Blue;
+    let reason = |fs: &DiskFs| contract::inspect(fs, v).map(|_| ()).map_err(|p| p.reason);
+    assert_eq!(reason(&disk), Err(NotImported), "missing");
+    std::fs::create_dir_all(root.join("blue")).unwrap();
+    assert_eq!(reason(&disk), Err(NotImported), "empty");
+    let report = import_fresh(&root, v);
+    assert_eq!(report.marker, contract::expected_marker(v));
+    let ready = contract::inspect(&disk, v).unwrap();
+    assert_eq!(ready.sizes.len(), contract::required_files(v).len());
+    let dir = root.join("blue");
+    // Zero-length and missing required files are a partial cache.
+    std::fs::write(dir.join("data/generated/items.lua"), b"").unwrap();
+    let p = contract::inspect(&disk, v).unwrap_err();
+    assert_eq!((p.reason, p.detail.contains("empty")), (NotImported, true));
+    std::fs::remove_file(dir.join("data/generated/items.lua")).unwrap();
+    let p = contract::inspect(&disk, v).unwrap_err();
+    assert_eq!(
+        (p.reason, p.detail.contains("missing")),
+        (NotImported, true)
+    );
+    // A stale marker (another engine build's) is not ready.
+    import_fresh(&root, v);
+    std::fs::write(
+        dir.join(contract::MARKER_FILE),
+        "pallet-cache-v0-gen1:0000000000000000",
+    )
+    .unwrap();
+    assert_eq!(reason(&disk), Err(NotImported), "stale");
+    std::fs::remove_file(dir.join(contract::MARKER_FILE)).unwrap();
+    assert_eq!(reason(&disk), Err(NotImported), "no marker");
+    // Oversized modules fail the preflight without being read.
+    import_fresh(&root, v);
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .open(dir.join("data/generated/moves.lua"))
+        .unwrap();
+    f.set_len(contract::MAX_MODULE_BYTES + 1).unwrap();
+    assert_eq!(reason(&disk), Err(InvalidCache));
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[cfg(unix)]
+#[test]
+fn symbolic_links_never_cross_the_cache_boundary() {
+    use super::fs::{CacheFs, DiskFs, EntryKind};
+    let root = temp_root("links");
+    let outside = temp_root("outside");
+    import_fresh(&outside, GameVersion::Red);
+    // A whole version directory linked from elsewhere is not a cache.
+    std::fs::create_dir_all(&root).unwrap();
+    std::os::unix::fs::symlink(outside.join("red"), root.join("red")).unwrap();
+    let disk = DiskFs::new(&root);
+    assert!(contract::inspect(&disk, GameVersion::Red).is_err());
+    assert_eq!(disk.stat("red").map(|s| s.kind), Some(EntryKind::Other));
+    assert!(disk.read("red/dataset.complete", 256).is_err());
+    // A single linked module inside a real cache is not a required file either.
+    import_fresh(&root, GameVersion::Red);
+    let module = root.join("red/data/generated/moves.lua");
+    std::fs::remove_file(&module).unwrap();
+    std::os::unix::fs::symlink(outside.join("red/data/generated/moves.lua"), &module).unwrap();
+    let p = contract::inspect(&disk, GameVersion::Red).unwrap_err();
+    assert!(p.detail.contains("not a regular file"), "{}", p.detail);
+    // A linked parent directory hides everything below it.
+    std::fs::remove_dir_all(root.join("red/assets")).unwrap();
+    std::os::unix::fs::symlink(outside.join("red/assets"), root.join("red/assets")).unwrap();
+    assert_eq!(
+        disk.stat("red/assets/generated/dataset.json")
+            .map(|s| s.kind),
+        Some(EntryKind::Other)
+    );
+    let _ = std::fs::remove_dir_all(&root);
+    let _ = std::fs::remove_dir_all(&outside);
+}
+
+#[test]
+fn interrupted_imports_leave_no_marker_and_the_next_import_recovers() {
+    let root = temp_root("interrupt");
+    let v = GameVersion::Gold;
+    for stop in [0, 2, contract::required_files(v).len()] {
+        let err = import(
+            &root,
+            v,
+            ImportOptions {
+                interrupt_after: Some(stop),
+                ..Default::default()
+            },
+        )
+        .unwrap_err();
+        assert!(matches!(err, ImportError::Interrupted { staged } if staged == stop));
+        assert!(!root.join("gold").exists(), "nothing published");
+        let staged: Vec<_> = std::fs::read_dir(&root)
+            .unwrap()
+            .flatten()
+            .filter(|e| {
+                e.file_name()
+                    .to_string_lossy()
+                    .starts_with(".staging-gold-")
+            })
+            .collect();
+        assert_eq!(
+            staged.len(),
+            1,
+            "the killed import's staging dir stays behind"
+        );
+        assert!(!staged[0].path().join(contract::MARKER_FILE).exists());
+        assert!(contract::inspect(&super::fs::DiskFs::new(&root), v).is_err());
+    }
+    // A real import cleans the leftovers, publishes, and is ready.
+    let mut seen = Vec::new();
+    let mut progress =
+        |done: usize, total: usize, path: &str| seen.push((done, total, path.to_owned()));
+    let report = import(
+        &root,
+        v,
+        ImportOptions {
+            progress: Some(&mut progress),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let total = contract::required_files(v).len() + 1;
+    assert_eq!(seen.len(), total);
+    assert_eq!(
+        seen.last().map(|s| s.2.as_str()),
+        Some(contract::MARKER_FILE)
+    );
+    assert_eq!(report.files, total - 1);
+    let names: Vec<String> = std::fs::read_dir(&root)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, vec!["gold".to_owned()]);
+    assert!(contract::inspect(&super::fs::DiskFs::new(&root), v).is_ok());
+    // Reimport over an existing cache: same bytes, still exactly one directory.
+    let before = std::fs::read(root.join("gold/data/generated/moves.lua")).unwrap();
+    import_fresh(&root, v);
+    assert_eq!(
+        std::fs::read(root.join("gold/data/generated/moves.lua")).unwrap(),
+        before
+    );
+    assert_eq!(std::fs::read_dir(&root).unwrap().count(), 1);
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn generated_asset_paths() {
+    for ok in [
+        "assets/generated/type_chart.pgm",
+        "assets/generated/sprites/front/pikachu.png",
+        "assets/generated/dataset.json",
+    ] {
+        assert!(contract::is_generated_asset_path(ok), "{ok}");
+    }
+    for bad in [
+        "",
+        "assets/generated/",
+        "assets/generated",
+        "assets/other/x.png",
+        "/assets/generated/x",
+        "assets/generated/../../etc/passwd",
+        "assets/generated/./x",
+        "assets/generated//x",
+        "assets\\generated\\x",
+        "assets/generated/x\\y",
+        "assets/generated/x\ny",
+        "assets/generated/\u{0}x",
+        "assets/generated/x/",
+        "C:/assets/generated/x",
+        "data/generated/pokemon.lua",
+        "dataset.complete",
+    ] {
+        assert!(!contract::is_generated_asset_path(bad), "{bad:?}");
     }
 }
