@@ -13,6 +13,10 @@ pub struct Cli {
 pub enum Command {
     /// Boot the embedded default game and play the built-in scenario, printing a transcript.
     Run(RunArgs),
+    /// Mod tools: `check DIR...` (manifests and scripts), `defs OUT_DIR` (editor definitions).
+    Mods(crate::cmd_mods::ModsArgs),
+    /// Write a version's dataset cache (red, blue, yellow, gold, silver) for `datasets.open`.
+    Import(crate::cmd_import::ImportArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -26,6 +30,15 @@ pub struct RunArgs {
     /// Write the final save here (atomically: `.tmp`, then rename; the previous file kept as `.bak`).
     #[arg(long, value_name = "PATH")]
     pub save: Option<std::path::PathBuf>,
+    /// Load mods from DIR (a mod folder or a folder of mods); repeatable.
+    #[arg(long = "mods", value_name = "DIR")]
+    pub mods: Vec<std::path::PathBuf>,
+    /// Do not load the bundled example mods.
+    #[arg(long)]
+    pub no_default_mods: bool,
+    /// Print each hook call of the mods' chains with its arguments and result.
+    #[arg(long)]
+    pub trace: bool,
 }
 
 /// Entry point; returns the process exit code.
@@ -54,7 +67,10 @@ pub fn main() -> i32 {
                 eprintln!("invalid value '{}' for '--version <VERSION>'", a.version);
                 return 2;
             };
-            crate::cmd_run::run(&crate::cmd_run::RunOptions { version, seed: a.seed, save: a.save })
+            let mods = crate::host::ModsOptions { dirs: a.mods, no_default_mods: a.no_default_mods, trace: a.trace };
+            crate::cmd_run::run(&crate::cmd_run::RunOptions { version, seed: a.seed, save: a.save, mods })
         }
+        Command::Mods(a) => crate::cmd_mods::run(a),
+        Command::Import(a) => crate::cmd_import::run(a),
     }
 }

@@ -190,6 +190,8 @@ fn parse_words(w: &[&str]) -> Result<Cmd, String> {
 pub struct Player {
     pub game: Game,
     out: String,
+    /// Loaded mods: their log lines, failures and trace join the transcript at each flush.
+    pub mods: Option<crate::host::ModSession>,
 }
 
 impl Player {
@@ -197,6 +199,7 @@ impl Player {
         Player {
             game,
             out: String::new(),
+            mods: None,
         }
     }
 
@@ -349,6 +352,11 @@ impl Player {
     pub fn flush(&mut self) {
         let rows = self.game.drain_feed();
         format_rows(&self.game, &rows, &mut self.out);
+        if let Some(mods) = &self.mods {
+            for line in mods.drain_lines() {
+                let _ = writeln!(self.out, "{line}");
+            }
+        }
     }
 }
 
@@ -453,15 +461,37 @@ pub struct RunFailure {
 
 /// Play `scenario` on a new game of `version` with `seed`.
 pub fn play(version: GameVersion, seed: u64, scenario: &str) -> Result<RunOutcome, RunFailure> {
+    play_with_mods(version, seed, scenario, None)
+}
+
+/// [`play`] with mods loaded into the game's runtime before the game starts (`None`: no mods).
+pub fn play_with_mods(
+    version: GameVersion,
+    seed: u64,
+    scenario: &str,
+    mods: Option<&crate::host::ModsOptions>,
+) -> Result<RunOutcome, RunFailure> {
     let fail = |transcript: String, message: String| RunFailure {
         transcript,
         message,
     };
     let lines = parse_scenario(scenario).map_err(|m| fail(String::new(), m))?;
-    let game = Game::new_game(version, seed, Rc::new(Runtime::new()))
+    let rt = Rc::new(Runtime::new());
+    let session = match mods {
+        Some(opts) => {
+            let api_version = pallet_engine::world::sites::api_version(version);
+            Some(crate::host::ModSession::load(&rt, api_version, opts).map_err(|m| fail(String::new(), m))?)
+        }
+        None => None,
+    };
+    let game = Game::new_game(version, seed, rt)
         .map_err(|e| fail(String::new(), e.to_string()))?;
     let mut p = Player::new(game);
     let _ = writeln!(p.out, "pallet run: version {version}, seed {seed}");
+    if let Some(s) = session {
+        let _ = writeln!(p.out, "{}", s.summary());
+        p.mods = Some(s);
+    }
     p.flush();
     for line in &lines {
         if let Err(e) = p.run(&line.cmd) {
@@ -506,6 +536,8 @@ pub struct RunOptions {
     pub version: GameVersion,
     pub seed: u64,
     pub save: Option<PathBuf>,
+    /// `--mods DIR` (repeatable), `--no-default-mods`, `--trace`.
+    pub mods: crate::host::ModsOptions,
 }
 
 fn write_save(path: &Path, game: &Game) -> Result<(), String> {
@@ -515,7 +547,7 @@ fn write_save(path: &Path, game: &Game) -> Result<(), String> {
 
 /// `pallet run`: returns the exit code (0 ok, 1 scenario or save failure).
 pub fn run(opts: &RunOptions) -> i32 {
-    match play(opts.version, opts.seed, MAIN_SCENARIO) {
+    match play_with_mods(opts.version, opts.seed, MAIN_SCENARIO, Some(&opts.mods)) {
         Ok(outcome) => {
             print!("{}", outcome.transcript);
             if let Some(path) = &opts.save {

@@ -1,4 +1,7 @@
 //! Rhai host and the `pallet` CLI. See `README.md` for the module table.
 
 pub mod cli;
+pub mod cmd_import;
 pub mod cmd_run;
+pub mod cmd_mods;
+pub mod host;

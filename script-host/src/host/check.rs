@@ -1,0 +1,274 @@
+//! `pallet mods check DIR...`: validate manifests and compile scripts without running any mod
+//! code. Findings: manifest errors and (api 1) vocabulary warnings, a missing or unsafe entry,
+//! compile errors, uses of handles whose capability is not granted, imports outside the mod
+//! folder or unresolvable, `hooks.wrap`/`events.on`/`events.once` of unknown hook or event
+//! names, and `events.emit` outside the mod's `mod.<id>.*` namespace (literal names only).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use pallet_api::catalog::{event_info, hook_info};
+use pallet_api::manifest::parse_manifest;
+use pallet_api::Runtime;
+use rhai::{ASTNode, Expr, Position, AST};
+
+use super::diag::{ScriptDiagnostic, SourceMap};
+use super::handles::{self, granted_names};
+use super::imports::{preload, ModFiles, PreloadError, PreloadedResolver};
+use super::loader::{compile_checked, compile_with_names, missing_capability_message};
+use super::vm::{sandboxed_engine, HostShared};
+
+/// Findings of one mod folder.
+#[derive(Clone, Debug, Default)]
+pub struct ModReport {
+    pub dir: PathBuf,
+    /// The manifest id, when the manifest parsed.
+    pub id: Option<String>,
+    pub findings: Vec<ScriptDiagnostic>,
+    /// Informational notes (not findings), e.g. a Lua entry left to the Lua shim.
+    pub notes: Vec<String>,
+}
+
+/// The mod folders named by `dir`: itself when it holds a `manifest.json`, else its
+/// sub-folders that do (a mods folder). `None` when `dir` is not a folder.
+pub fn mod_dirs(dir: &Path) -> Option<Vec<PathBuf>> {
+    if !dir.is_dir() {
+        return None;
+    }
+    if dir.join("manifest.json").is_file() {
+        return Some(vec![dir.to_owned()]);
+    }
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir() && p.join("manifest.json").is_file())
+        .collect();
+    out.sort();
+    Some(out)
+}
+
+fn finding(
+    id: &str,
+    file: &str,
+    pos: Position,
+    message: String,
+    sources: &SourceMap,
+) -> ScriptDiagnostic {
+    ScriptDiagnostic::new(id, file, pos, message, sources)
+}
+
+/// Check one mod folder.
+pub fn check_mod(dir: &Path) -> ModReport {
+    let mut report = ModReport {
+        dir: dir.to_owned(),
+        ..ModReport::default()
+    };
+    let label = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| dir.display().to_string());
+    let empty = SourceMap::default();
+    let text = match std::fs::read_to_string(dir.join("manifest.json")) {
+        Ok(t) => t,
+        Err(e) => {
+            report.findings.push(finding(
+                &label,
+                "manifest.json",
+                Position::NONE,
+                format!("cannot read: {e}"),
+                &empty,
+            ));
+            return report;
+        }
+    };
+    let parsed = match parse_manifest(&text) {
+        Ok(p) => p,
+        Err(e) => {
+            report.findings.push(finding(
+                &label,
+                "manifest.json",
+                Position::NONE,
+                e.to_string(),
+                &empty,
+            ));
+            return report;
+        }
+    };
+    let m = &parsed.manifest;
+    report.id = Some(m.id.clone());
+    for w in &parsed.warnings {
+        report.findings.push(finding(
+            &m.id,
+            "manifest.json",
+            Position::NONE,
+            format!("warning: {w}"),
+            &empty,
+        ));
+    }
+    if !m.entry.ends_with(".rhai") {
+        report.notes.push(format!(
+            "{}: entry {} is not Rhai; its script is checked by the Lua shim",
+            m.id, m.entry
+        ));
+        if !dir.join(&m.entry).is_file() {
+            report.findings.push(finding(
+                &m.id,
+                "manifest.json",
+                Position::NONE,
+                format!("entry file not found: {}", m.entry),
+                &empty,
+            ));
+        }
+        return report;
+    }
+    let files = match ModFiles::dir(dir) {
+        Ok(f) => f,
+        Err(e) => {
+            report
+                .findings
+                .push(finding(&m.id, "manifest.json", Position::NONE, e, &empty));
+            return report;
+        }
+    };
+    let entry_text = match files.read(&m.entry) {
+        Ok(t) => t,
+        Err(e) => {
+            report.findings.push(finding(
+                &m.id,
+                "manifest.json",
+                Position::NONE,
+                format!("entry: {e}"),
+                &empty,
+            ));
+            return report;
+        }
+    };
+    let mut sources = SourceMap::default();
+    sources.insert(&m.entry, &entry_text);
+
+    // A check engine: same sandbox, handles registered, nothing runs.
+    let rt = Rc::new(Runtime::new());
+    let host = Rc::new(HostShared::new(&rt));
+    let mut engine = sandboxed_engine(&host, None);
+    handles::register_all(&mut engine);
+    let names = granted_names(&m.granted_capabilities());
+
+    let ast = match compile_checked(&engine, &names, &m.id, &m.entry, &entry_text, &sources) {
+        Ok(ast) => ast,
+        Err(diags) => {
+            report.findings.extend(diags);
+            return report;
+        }
+    };
+    let resolver = PreloadedResolver::default();
+    let mut read = BTreeMap::new();
+    let compile = |_file: &str, src: &str| compile_with_names(&engine, &names, src);
+    let outcome = preload(
+        &ast,
+        &m.entry,
+        &files,
+        &resolver,
+        &compile,
+        None,
+        &mut read,
+        &mut Vec::new(),
+    );
+    for (file, src) in &read {
+        sources.insert(file, src);
+    }
+    match outcome {
+        Ok(()) => {}
+        Err(PreloadError::At { file, pos, message }) => {
+            report
+                .findings
+                .push(finding(&m.id, &file, pos, message, &sources));
+        }
+        Err(PreloadError::Parse { file, error }) => {
+            let text = sources.get(&file).unwrap_or_default().to_owned();
+            match compile_checked(&engine, &names, &m.id, &file, &text, &sources) {
+                Err(diags) => report.findings.extend(diags),
+                Ok(_) => report
+                    .findings
+                    .push(ScriptDiagnostic::from_parse(&m.id, &file, &error, &sources)),
+            }
+        }
+        Err(PreloadError::Eval { file, error }) => {
+            report
+                .findings
+                .push(ScriptDiagnostic::from_eval(&m.id, &file, &error, &sources));
+        }
+    }
+
+    // Static name checks over the entry and every module read.
+    let mut asts = vec![(m.entry.clone(), ast)];
+    for (file, src) in &read {
+        if let Ok(a) = compile_with_names(&engine, &names, src) {
+            asts.push((file.clone(), a));
+        }
+    }
+    for (file, ast) in &asts {
+        for (what, name, pos) in api_names(ast) {
+            let problem = match what {
+                "wrap" if hook_info(&name).is_none() => Some(format!("unknown hook {name:?}")),
+                "on" | "once" if event_info(&name).is_none() && !name.starts_with("mod.") => {
+                    Some(format!("unknown event {name:?}"))
+                }
+                "emit"
+                    if !name.starts_with(&format!("mod.{}.", m.id))
+                        || name.len() <= m.id.len() + 5 =>
+                {
+                    Some(format!(
+                        "events.emit({name:?}): mods may only emit mod.{}.* events",
+                        m.id
+                    ))
+                }
+                _ => None,
+            };
+            if let Some(message) = problem {
+                report
+                    .findings
+                    .push(finding(&m.id, file, pos, message, &sources));
+            }
+        }
+    }
+    // Capabilities the manifest declares: ensure none is unknown to the Rhai host's handles
+    // (the manifest parser already rejected unknown names).
+    let _ = missing_capability_message;
+    report
+}
+
+/// `(method, literal first argument, position)` of every `hooks.wrap|events.on|once|emit` call.
+pub fn api_names(ast: &AST) -> Vec<(&'static str, String, Position)> {
+    let mut out = Vec::new();
+    ast.walk(&mut |path: &[ASTNode]| {
+        if let Some(ASTNode::Expr(Expr::Dot(x, _, _))) = path.last() {
+            if let (Expr::Variable(v, _, _), Expr::MethodCall(call, _)) = (&x.lhs, &x.rhs) {
+                let method: Option<&'static str> = match (v.1.as_str(), call.name.as_str()) {
+                    ("hooks", "wrap") => Some("wrap"),
+                    ("events", "on") => Some("on"),
+                    ("events", "once") => Some("once"),
+                    ("events", "emit") => Some("emit"),
+                    _ => None,
+                };
+                if let (Some(method), Some(Expr::StringConstant(s, pos))) =
+                    (method, call.args.first())
+                {
+                    out.push((method, s.to_string(), *pos));
+                }
+            }
+        }
+        true
+    });
+    out
+}
+
+/// Check every mod under `paths`. `Err(path)` names the first argument that is not a folder.
+pub fn check_paths(paths: &[PathBuf]) -> Result<Vec<ModReport>, PathBuf> {
+    let mut out = Vec::new();
+    for p in paths {
+        let dirs = mod_dirs(p).ok_or_else(|| p.clone())?;
+        out.extend(dirs.iter().map(|d| check_mod(d)));
+    }
+    Ok(out)
+}

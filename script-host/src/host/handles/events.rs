@@ -1,0 +1,146 @@
+//! `events.on(name, |payload| …)`, `events.on(name, priority, …)`, `events.once(…)`,
+//! `events.emit("mod.<id>.<name>", value)`.
+//!
+//! `on`/`once` accept catalog event names and `mod.*` names (other mods' events); anything
+//! else throws `unknown_event`. `emit` is allowed only in the mod's own `mod.<id>.*`
+//! namespace (the bus enforces it; a violation throws `forbidden_event`). Payloads arrive as
+//! detached copies; listeners' return values are ignored.
+
+use std::rc::{Rc, Weak};
+
+use pallet_api::catalog::event_info;
+use pallet_api::script::ScriptListener;
+use pallet_api::{LinkError, ListenerResult, Value};
+use rhai::{Dynamic, Engine, EvalAltResult, FnPtr, INT};
+
+use crate::host::convert::{from_dynamic, to_dynamic};
+use crate::host::error::{api_error, codes};
+use crate::host::limits::LIMITS;
+use crate::host::vm::ModVm;
+
+/// The `events` handle.
+#[derive(Clone)]
+pub struct Events {
+    pub(crate) vm: Weak<ModVm>,
+}
+
+pub fn register(engine: &mut Engine) {
+    engine.register_type_with_name::<Events>("Events");
+    engine.register_fn("on", |h: &mut Events, name: &str, f: FnPtr| {
+        on(h, name, 0, false, f)
+    });
+    engine.register_fn(
+        "on",
+        |h: &mut Events, name: &str, priority: INT, f: FnPtr| on(h, name, priority, false, f),
+    );
+    engine.register_fn("once", |h: &mut Events, name: &str, f: FnPtr| {
+        on(h, name, 0, true, f)
+    });
+    engine.register_fn(
+        "once",
+        |h: &mut Events, name: &str, priority: INT, f: FnPtr| on(h, name, priority, true, f),
+    );
+    engine.register_fn("emit", |h: &mut Events, name: &str, payload: Dynamic| {
+        emit(h, name, payload)
+    });
+    engine.register_fn("emit", |h: &mut Events, name: &str| {
+        emit(h, name, Dynamic::UNIT)
+    });
+}
+
+fn on(
+    h: &Events,
+    name: &str,
+    priority: INT,
+    once: bool,
+    f: FnPtr,
+) -> Result<FnPtr, Box<EvalAltResult>> {
+    let vm =
+        h.vm.upgrade()
+            .ok_or_else(|| api_error(codes::NO_RUNTIME, "the mod is unloaded"))?;
+    let rt = vm
+        .host
+        .rt
+        .upgrade()
+        .ok_or_else(|| api_error(codes::NO_RUNTIME, "the game's runtime is gone"))?;
+    let priority = i32::try_from(priority).map_err(|_| {
+        api_error(
+            codes::INVALID_VALUE,
+            format!("priority {priority} is outside the 32-bit range"),
+        )
+    })?;
+    let listener = Rc::new(RhaiListener {
+        vm: vm.clone(),
+        f,
+        event: name.to_owned(),
+    });
+    let handle = if let Some(info) = event_info(name) {
+        (info.on_script)(&rt, &vm.id, priority, once, listener)
+    } else if name.starts_with("mod.") && name.len() > 4 {
+        rt.on_named(name, &vm.id, priority, once, move |payload: &Value| {
+            listener.call(payload)
+        })
+    } else {
+        return Err(api_error(
+            codes::UNKNOWN_EVENT,
+            format!("no event named {name:?} (catalog events or mod.<id>.<name>)"),
+        ));
+    };
+    let weak_rt = Rc::downgrade(&rt);
+    #[allow(deprecated)] // "volatile", not deprecated: the native function-pointer API
+    FnPtr::from_fn("unsubscribe", move |_ctx, _args| {
+        Ok(Dynamic::from_bool(
+            weak_rt
+                .upgrade()
+                .is_some_and(|rt| rt.unsubscribe_event(&handle)),
+        ))
+    })
+}
+
+fn emit(h: &Events, name: &str, payload: Dynamic) -> Result<(), Box<EvalAltResult>> {
+    let vm =
+        h.vm.upgrade()
+            .ok_or_else(|| api_error(codes::NO_RUNTIME, "the mod is unloaded"))?;
+    let rt = vm
+        .host
+        .rt
+        .upgrade()
+        .ok_or_else(|| api_error(codes::NO_RUNTIME, "the game's runtime is gone"))?;
+    let value = from_dynamic(&payload)
+        .map_err(|e| api_error(codes::INVALID_VALUE, format!("event payload: {e}")))?;
+    rt.emit_mod(&vm.id, name, &value)
+        .map_err(|e| api_error(codes::FORBIDDEN_EVENT, e.to_string()))
+}
+
+/// One Rhai closure installed as a listener.
+pub struct RhaiListener {
+    vm: Rc<ModVm>,
+    f: FnPtr,
+    event: String,
+}
+
+impl ScriptListener for RhaiListener {
+    fn call(&self, payload: &Value) -> ListenerResult {
+        let outcome = self
+            .vm
+            .call(&self.f, vec![to_dynamic(payload)], LIMITS.dispatch_budget);
+        if self.vm.host.trace.get() {
+            let shown = match &outcome {
+                Ok(_) => "ok".to_owned(),
+                Err(d) => format!("error: {}", d.short()),
+            };
+            self.vm.host.trace_line(format!(
+                "trace: event {} -> [{}] {shown}",
+                self.event, self.vm.id
+            ));
+        }
+        match outcome {
+            Ok(_) => Ok(()),
+            Err(diag) => {
+                let short = diag.short();
+                self.vm.host.report(diag);
+                Err(LinkError::from(short))
+            }
+        }
+    }
+}

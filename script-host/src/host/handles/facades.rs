@@ -1,0 +1,169 @@
+//! Live-game facades: `world` (RFC 0013), `checkpoints` (RFC 0004), `datasets` (RFC 0015).
+//!
+//! * `world.active_block_at(mapId, bx, by)` — the block id (an integer) of the active map, read
+//!   from the world the engine lends for the current dispatch (`pallet_api::access`). Failures
+//!   throw `#{code, message}` with the RFC reasons: `"no overworld"` (also outside any lending
+//!   scope), `"map is not active"`, `"invalid block coordinates"`,
+//!   `"block coordinates out of bounds"`, `"block unavailable"`.
+//! * `checkpoints.inspect()` / `.capture()` / `.restore(cp)` — **not available yet**: they throw
+//!   `#{code: "not_available"}` until the checkpoint facade lands (issue 8).
+//! * `datasets.open(version)` — a read-only view (`view.version`, `view.generation`,
+//!   `view.get(registry, id)`, `view.has(registry, id)`, `view.each(registry)`,
+//!   `view.asset_path(rel)`, `view.asset_info(rel)`); failures throw `"unknown_version"`,
+//!   `"not_imported"`, `"invalid_cache"`. Without a dataset service (until issue 9 wires one)
+//!   it throws `#{code: "not_available"}`.
+
+use std::rc::{Rc, Weak};
+
+use pallet_api::access::current_world;
+use pallet_api::facades::DatasetView;
+use pallet_api::reasons::BlockReadError;
+use pallet_api::Value;
+use rhai::{Dynamic, Engine, EvalAltResult, Map, INT};
+
+use crate::host::convert::{from_dynamic, to_dynamic};
+use crate::host::error::{api_error, codes};
+use crate::host::vm::HostShared;
+
+#[derive(Clone)]
+pub struct World;
+
+#[derive(Clone)]
+pub struct Checkpoints;
+
+#[derive(Clone)]
+pub struct Datasets {
+    pub(crate) host: Weak<HostShared>,
+}
+
+/// An open dataset view.
+#[derive(Clone)]
+pub struct DatasetViewHandle(Rc<dyn DatasetView>);
+
+fn block_message(e: BlockReadError) -> &'static str {
+    match e {
+        BlockReadError::NoOverworld => "there is no active overworld map right now",
+        BlockReadError::MapNotActive => "the map id is not the active map",
+        BlockReadError::InvalidBlockCoordinates => "block coordinates must be finite integers",
+        BlockReadError::BlockCoordinatesOutOfBounds => "the block is outside the active map",
+        BlockReadError::BlockUnavailable => "the active block data is absent or inconsistent",
+    }
+}
+
+/// `world.active_block_at` against whatever world is lent right now.
+pub fn active_block_at(
+    map_id: &Dynamic,
+    bx: &Dynamic,
+    by: &Dynamic,
+) -> Result<INT, Box<EvalAltResult>> {
+    let map_id = map_id.clone().into_string().unwrap_or_default();
+    let bx = from_dynamic(bx).unwrap_or(Value::Nil);
+    let by = from_dynamic(by).unwrap_or(Value::Nil);
+    current_world(|w| match w {
+        None => Err(BlockReadError::NoOverworld),
+        Some(w) => w.active_block_at(&map_id, &bx, &by),
+    })
+    .map(INT::from)
+    .map_err(|e| api_error(e.as_str(), block_message(e)))
+}
+
+fn not_available(what: &str) -> Box<EvalAltResult> {
+    api_error(
+        codes::NOT_AVAILABLE,
+        format!(
+            "checkpoints.{what} is not available in this build yet (RFC 0004 lands with issue 8)"
+        ),
+    )
+}
+
+pub fn register(engine: &mut Engine) {
+    engine.register_type_with_name::<World>("World");
+    engine.register_fn(
+        "active_block_at",
+        |_: &mut World, m: Dynamic, x: Dynamic, y: Dynamic| active_block_at(&m, &x, &y),
+    );
+
+    engine.register_type_with_name::<Checkpoints>("Checkpoints");
+    engine.register_fn(
+        "inspect",
+        |_: &mut Checkpoints| -> Result<Dynamic, Box<EvalAltResult>> {
+            Err(not_available("inspect"))
+        },
+    );
+    engine.register_fn(
+        "capture",
+        |_: &mut Checkpoints| -> Result<Dynamic, Box<EvalAltResult>> {
+            Err(not_available("capture"))
+        },
+    );
+    engine.register_fn(
+        "restore",
+        |_: &mut Checkpoints, _cp: Dynamic| -> Result<Dynamic, Box<EvalAltResult>> {
+            Err(not_available("restore"))
+        },
+    );
+
+    engine.register_type_with_name::<Datasets>("Datasets");
+    engine.register_fn("open", |d: &mut Datasets, version: &str| -> Result<DatasetViewHandle, Box<EvalAltResult>> {
+        let service = d.host.upgrade().and_then(|h| h.datasets.borrow().clone());
+        let Some(service) = service else {
+            return Err(api_error(
+                codes::NOT_AVAILABLE,
+                "datasets.open needs the dataset service, which this build does not provide yet (RFC 0015 lands with issue 9)",
+            ));
+        };
+        service
+            .open(version)
+            .map(|v| DatasetViewHandle(Rc::from(v)))
+            .map_err(|e| api_error(e.as_str(), format!("datasets.open({version:?}) failed")))
+    });
+
+    engine.register_type_with_name::<DatasetViewHandle>("DatasetView");
+    engine.register_get("version", |v: &mut DatasetViewHandle| {
+        v.0.version().as_str().to_owned()
+    });
+    engine.register_get("generation", |v: &mut DatasetViewHandle| {
+        INT::from(v.0.generation())
+    });
+    engine.register_fn(
+        "get",
+        |v: &mut DatasetViewHandle, registry: &str, id: &str| {
+            v.0.get(registry, id)
+                .map_or(Dynamic::UNIT, |r| to_dynamic(&r))
+        },
+    );
+    engine.register_fn(
+        "has",
+        |v: &mut DatasetViewHandle, registry: &str, id: &str| v.0.has(registry, id),
+    );
+    engine.register_fn("each", |v: &mut DatasetViewHandle, registry: &str| {
+        v.0.each(registry)
+            .iter()
+            .map(|(id, r)| (id.as_str().into(), to_dynamic(r)))
+            .collect::<Map>()
+    });
+    engine.register_fn(
+        "asset_path",
+        |v: &mut DatasetViewHandle, rel: &str| -> Result<String, Box<EvalAltResult>> {
+            v.0.asset_path(rel).ok_or_else(|| {
+                api_error(
+                    codes::INVALID_VALUE,
+                    format!("{rel:?} is not a path under assets/generated/"),
+                )
+            })
+        },
+    );
+    engine.register_fn("asset_info", |v: &mut DatasetViewHandle, rel: &str| {
+        v.0.asset_info(rel).map_or(Dynamic::UNIT, |info| {
+            let mut m = Map::new();
+            m.insert("type".into(), Dynamic::from(info.kind));
+            if let Some(size) = info.size {
+                m.insert(
+                    "size".into(),
+                    Dynamic::from_int(INT::try_from(size).unwrap_or(INT::MAX)),
+                );
+            }
+            Dynamic::from_map(m)
+        })
+    });
+}

@@ -1,0 +1,127 @@
+//! `hooks.wrap(name, |next, …| …)` / `hooks.wrap(name, priority, |next, …| …)`.
+//!
+//! The closure receives the typed `next` and then the hook's parameters in the catalog order
+//! (e.g. `map.occupancy_allowed`: `|next, game, ctx|`). Its return value goes through the
+//! hook's result rule (fail closed). `wrap` returns an unsubscribe function pointer:
+//! `let off = hooks.wrap(…); off.call();` removes exactly that link.
+
+use std::rc::{Rc, Weak};
+
+use pallet_api::catalog::{hook_info, HookInfo};
+use pallet_api::script::{ScriptLink, ValueNext};
+use pallet_api::{LinkError, Value};
+use rhai::{Dynamic, Engine, EvalAltResult, FnPtr, INT};
+
+use super::next::NextSlot;
+use crate::host::convert::{from_dynamic, to_dynamic};
+use crate::host::error::{api_error, codes};
+use crate::host::limits::LIMITS;
+use crate::host::vm::ModVm;
+
+/// The `hooks` handle.
+#[derive(Clone)]
+pub struct Hooks {
+    pub(crate) vm: Weak<ModVm>,
+}
+
+pub fn register(engine: &mut Engine) {
+    engine.register_type_with_name::<Hooks>("Hooks");
+    engine.register_fn("wrap", |h: &mut Hooks, name: &str, f: FnPtr| {
+        wrap(h, name, 0, f)
+    });
+    engine.register_fn(
+        "wrap",
+        |h: &mut Hooks, name: &str, priority: INT, f: FnPtr| wrap(h, name, priority, f),
+    );
+    engine.register_fn("has", |_: &mut Hooks, name: &str| hook_info(name).is_some());
+}
+
+fn wrap(h: &Hooks, name: &str, priority: INT, f: FnPtr) -> Result<FnPtr, Box<EvalAltResult>> {
+    let vm =
+        h.vm.upgrade()
+            .ok_or_else(|| api_error(codes::NO_RUNTIME, "the mod is unloaded"))?;
+    let rt = vm
+        .host
+        .rt
+        .upgrade()
+        .ok_or_else(|| api_error(codes::NO_RUNTIME, "the game's runtime is gone"))?;
+    let info = hook_info(name).ok_or_else(|| {
+        api_error(
+            codes::UNKNOWN_HOOK,
+            format!("no hook named {name:?} (the catalog is in docs/modding.md)"),
+        )
+    })?;
+    let priority = i32::try_from(priority).map_err(|_| {
+        api_error(
+            codes::INVALID_VALUE,
+            format!("priority {priority} is outside the 32-bit range"),
+        )
+    })?;
+    let slot = NextSlot::new(info);
+    let next_fn = NextSlot::fn_ptr(&slot)?;
+    let link = Rc::new(RhaiLink {
+        vm: vm.clone(),
+        f,
+        hook: info,
+        slot,
+        next_fn,
+    });
+    let handle = (info.wrap_script)(&rt, &vm.id, priority, link);
+    let weak_rt = Rc::downgrade(&rt);
+    #[allow(deprecated)] // "volatile", not deprecated: the native function-pointer API
+    FnPtr::from_fn("unsubscribe", move |_ctx, _args| {
+        Ok(Dynamic::from_bool(
+            weak_rt
+                .upgrade()
+                .is_some_and(|rt| rt.unsubscribe_hook(handle)),
+        ))
+    })
+}
+
+/// One Rhai closure installed as a link.
+pub struct RhaiLink {
+    vm: Rc<ModVm>,
+    f: FnPtr,
+    hook: &'static HookInfo,
+    slot: Rc<NextSlot>,
+    next_fn: FnPtr,
+}
+
+impl ScriptLink for RhaiLink {
+    fn call(&self, next: &mut dyn ValueNext, args: Vec<Value>) -> Result<Value, LinkError> {
+        let host = &self.vm.host;
+        let mut argv = Vec::with_capacity(args.len() + 1);
+        argv.push(Dynamic::from(self.next_fn.clone()));
+        argv.extend(args.iter().map(to_dynamic));
+        let outcome = {
+            let _lend = self.slot.lend(next);
+            self.vm.call(&self.f, argv, LIMITS.dispatch_budget)
+        };
+        let result = match outcome {
+            Ok(d) => from_dynamic(&d).map_err(|e| {
+                let msg = format!("returned a value that cannot cross into the engine: {e}");
+                host.report(
+                    self.vm
+                        .plain_error(&format!("hook {}: {msg}", self.hook.name)),
+                );
+                LinkError::from(msg)
+            }),
+            Err(diag) => {
+                let short = diag.short();
+                host.report(diag);
+                Err(LinkError::from(short))
+            }
+        };
+        if host.trace.get() {
+            let shown = match &result {
+                Ok(v) => format!("{}", super::super::trace::show(v)),
+                Err(e) => format!("error: {e}"),
+            };
+            host.trace_line(format!(
+                "trace:   [{}] link {} -> {shown}",
+                self.vm.id, self.hook.name
+            ));
+        }
+        result
+    }
+}

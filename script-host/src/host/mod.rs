@@ -1,0 +1,38 @@
+//! The Rhai mod host: one sandboxed engine per mod, capability handles, typed `next`, the
+//! shared per-dispatch budget, preloaded confined imports, source-pointing diagnostics.
+//!
+//! | module | concern |
+//! |---|---|
+//! | [`limits`] | every sandbox limit, explicit, identical in debug and release |
+//! | [`budget`] | the per-dispatch operation budget shared across engines |
+//! | [`vm`] | the sandboxed engine builder, one mod's VM, host-shared state |
+//! | [`imports`] | mod files, confined `import` resolution, module preloading |
+//! | [`handles`] | capability handles (`hooks`, `events`, `log`, `save`, `options`, `content`, `world`, `checkpoints`, `datasets`, `mod_info`), typed `next` |
+//! | [`convert`] | `Value` ↔ `Dynamic` (detached copies, data only) |
+//! | [`error`] | the `#{code, message}` failure convention and host codes |
+//! | [`diag`] | diagnostics with file, line, column and a caret excerpt (ariadne) |
+//! | [`loader`] | [`RhaiHost`]: the `ModHost` for `.rhai` entries |
+//! | [`session`] | mods for `pallet run`: bundled + `--mods`, loader, transcript lines |
+//! | [`check`] | `pallet mods check`: manifest and script findings without running code |
+//! | [`defs`] | `pallet mods defs`: `.d.rhai` definition files |
+//! | [`bundled`] | the example mods embedded in the binary |
+//! | [`trace`] | `--trace` hook tracing |
+
+pub mod budget;
+pub mod bundled;
+pub mod check;
+pub mod convert;
+pub mod defs;
+pub mod diag;
+pub mod error;
+pub mod handles;
+pub mod imports;
+pub mod limits;
+pub mod loader;
+pub mod session;
+pub mod trace;
+pub mod vm;
+
+pub use diag::ScriptDiagnostic;
+pub use loader::{HostMonitor, RhaiHost};
+pub use session::{ModSession, ModsOptions};

@@ -1,0 +1,120 @@
+//! Mods for `pallet run`: the bundled examples (unless `--no-default-mods`), every `--mods DIR`
+//! (a mod folder or a folder of mods; a user mod replaces a bundled one with the same id),
+//! loaded through the api crate's `Loader` with a [`RhaiHost`]. [`ModSession::drain_lines`]
+//! gives the transcript lines: the runtime feed (mod log lines `[<mod id>] <text>`, link and
+//! listener failures, load failures with their source excerpt), runtime-error excerpts and
+//! `--trace` lines.
+
+use std::path::PathBuf;
+use std::rc::Rc;
+
+use pallet_api::catalog::common::GameVersion;
+use pallet_api::content::Content;
+use pallet_api::loader::{discover, EnableState, LoadStatus, Loader, ModCandidate, ModState};
+use pallet_api::Runtime;
+
+use super::bundled::BUNDLED;
+use super::check::mod_dirs;
+use super::loader::{HostMonitor, RhaiHost};
+
+/// The `--mods` / `--no-default-mods` / `--trace` options.
+#[derive(Clone, Debug, Default)]
+pub struct ModsOptions {
+    pub dirs: Vec<PathBuf>,
+    pub no_default_mods: bool,
+    pub trace: bool,
+}
+
+/// Loaded mods of one run.
+pub struct ModSession {
+    rt: Rc<Runtime>,
+    pub loader: Loader,
+    monitor: HostMonitor,
+}
+
+impl ModSession {
+    /// Discover and load. `Err` only for unusable `--mods` paths (bad usage).
+    pub fn load(
+        rt: &Rc<Runtime>,
+        game: GameVersion,
+        opts: &ModsOptions,
+    ) -> Result<ModSession, String> {
+        let mut candidates: Vec<ModCandidate> = Vec::new();
+        for dir in &opts.dirs {
+            let found = match mod_dirs(dir) {
+                Some(dirs) if dir.join("manifest.json").is_file() => {
+                    dirs.iter().map(|d| ModCandidate::from_dir(d)).collect()
+                }
+                Some(_) => discover(dir).map_err(|e| format!("--mods {}: {e}", dir.display()))?,
+                None => return Err(format!("--mods {}: not a folder", dir.display())),
+            };
+            candidates.extend(found);
+        }
+        let mut host = RhaiHost::new(rt);
+        if !opts.no_default_mods {
+            let user_ids: Vec<String> = candidates
+                .iter()
+                .filter_map(|c| c.manifest.as_ref().ok().map(|p| p.manifest.id.clone()))
+                .collect();
+            for b in BUNDLED {
+                let id = b.id();
+                if user_ids.contains(&id) {
+                    continue;
+                }
+                host.add_embedded(&id, b.file_map());
+                candidates.push(b.candidate());
+            }
+        }
+        let monitor = host.monitor();
+        let mut loader = Loader::new(game, env!("CARGO_PKG_VERSION"), Content::new());
+        loader.add_host(Box::new(host));
+        loader.load(rt, &candidates, &EnableState::default());
+        if opts.trace {
+            monitor.install_trace(rt);
+        }
+        Ok(ModSession {
+            rt: rt.clone(),
+            loader,
+            monitor,
+        })
+    }
+
+    pub fn status(&self) -> &LoadStatus {
+        self.loader.status()
+    }
+
+    /// One summary line: loaded mods in load order, failed and skipped counts.
+    pub fn summary(&self) -> String {
+        let st = self.status();
+        let failed = st
+            .mods
+            .iter()
+            .filter(|m| m.state == ModState::Failed)
+            .count();
+        let other = st
+            .mods
+            .iter()
+            .filter(|m| !matches!(m.state, ModState::Failed | ModState::Loaded))
+            .count();
+        format!(
+            "mods: loaded {} [{}], failed {failed}, not loaded {other}",
+            st.order.len(),
+            st.order.join(", ")
+        )
+    }
+
+    /// Transcript lines since the last drain.
+    pub fn drain_lines(&self) -> Vec<String> {
+        let mut lines: Vec<String> = self
+            .rt
+            .drain_diagnostics()
+            .into_iter()
+            .map(|d| d.message)
+            .collect();
+        for e in self.monitor.drain_runtime_errors() {
+            lines.push(e.rendered);
+        }
+        lines.extend(self.monitor.drain_trace());
+        lines
+    }
+}

@@ -1,0 +1,188 @@
+//! One mod's Rhai engine (built from `Engine::new_raw()` plus only the packages mods need),
+//! its compiled entry, and the host state every mod engine shares (runtime, budget, trace and
+//! error feeds).
+
+use std::cell::{OnceCell, RefCell};
+use std::rc::{Rc, Weak};
+
+use pallet_api::facades::DatasetsApi;
+use pallet_api::services::ModLog;
+use pallet_api::Runtime;
+use rhai::packages::{
+    ArithmeticPackage, BasicArrayPackage, BasicFnPackage, BasicIteratorPackage, BasicMapPackage,
+    BasicMathPackage, BasicStringPackage, BitFieldPackage, LogicPackage, MoreStringPackage,
+    Package,
+};
+use rhai::{Dynamic, Engine, FnPtr, OptimizationLevel, AST};
+
+use super::budget::Budget;
+use super::diag::{ScriptDiagnostic, SourceMap};
+use super::imports::ModFiles;
+use super::limits::LIMITS;
+
+/// Bound on the retained runtime-error and trace feeds (hostile mods cannot grow them forever;
+/// the count of dropped lines is kept).
+const FEED_CAP: usize = 4_096;
+
+/// State shared by every mod engine of one host.
+pub struct HostShared {
+    pub rt: Weak<Runtime>,
+    pub budget: Budget,
+    pub trace: std::cell::Cell<bool>,
+    pub trace_lines: RefCell<Vec<String>>,
+    pub runtime_errors: RefCell<Vec<ScriptDiagnostic>>,
+    pub dropped: std::cell::Cell<u64>,
+    pub datasets: RefCell<Option<Rc<dyn DatasetsApi>>>,
+}
+
+impl HostShared {
+    pub fn new(rt: &Rc<Runtime>) -> Self {
+        HostShared {
+            rt: Rc::downgrade(rt),
+            budget: Budget::new(),
+            trace: std::cell::Cell::new(false),
+            trace_lines: RefCell::new(Vec::new()),
+            runtime_errors: RefCell::new(Vec::new()),
+            dropped: std::cell::Cell::new(0),
+            datasets: RefCell::new(None),
+        }
+    }
+
+    /// Record a runtime error of a link or listener (the mod is reported).
+    pub fn report(&self, d: ScriptDiagnostic) {
+        let mut errs = self.runtime_errors.borrow_mut();
+        if errs.len() < FEED_CAP {
+            errs.push(d);
+        } else {
+            self.dropped.set(self.dropped.get() + 1);
+        }
+    }
+
+    pub fn trace_line(&self, line: String) {
+        let mut lines = self.trace_lines.borrow_mut();
+        if lines.len() < FEED_CAP {
+            lines.push(line);
+        } else {
+            self.dropped.set(self.dropped.get() + 1);
+        }
+    }
+}
+
+/// One loaded (or loading) mod.
+pub struct ModVm {
+    pub id: String,
+    pub entry_file: String,
+    /// Mutated once at load (static modules for the entry's imports); borrowed shared for
+    /// every call afterwards (re-entrant calls only take more shared borrows).
+    pub engine: RefCell<Engine>,
+    pub ast: OnceCell<AST>,
+    pub sources: Rc<RefCell<SourceMap>>,
+    pub files: ModFiles,
+    pub host: Rc<HostShared>,
+}
+
+impl ModVm {
+    /// Call a script function pointer (a closure the mod registered) inside a budget frame.
+    /// Errors come back as a diagnostic pointing into the mod's source.
+    pub fn call(
+        &self,
+        f: &FnPtr,
+        args: Vec<Dynamic>,
+        limit: u64,
+    ) -> Result<Dynamic, ScriptDiagnostic> {
+        let Some(ast) = self.ast.get() else {
+            return Err(self.plain_error("the mod's script is not loaded"));
+        };
+        let _frame = self.host.budget.enter(limit);
+        let engine = self.engine.borrow();
+        f.call::<Dynamic>(&engine, ast, args).map_err(|e| {
+            ScriptDiagnostic::from_eval(&self.id, &self.entry_file, &e, &self.sources.borrow())
+        })
+    }
+
+    pub fn plain_error(&self, message: &str) -> ScriptDiagnostic {
+        ScriptDiagnostic::new(
+            &self.id,
+            &self.entry_file,
+            rhai::Position::NONE,
+            message.to_owned(),
+            &SourceMap::default(),
+        )
+    }
+}
+
+/// A fresh sandboxed engine: raw engine, the data/string/math packages only (no time, no
+/// `sleep`/`exit` of the language-core package, no file or OS access of any kind), `eval`
+/// disabled, strict variables, every limit explicit, `print`/`debug` routed to the mod log,
+/// and the shared budget counted through `on_progress`.
+pub fn sandboxed_engine(host: &Rc<HostShared>, log: Option<ModLog>) -> Engine {
+    let mut engine = Engine::new_raw();
+    for module in [
+        ArithmeticPackage::new().as_shared_module(),
+        LogicPackage::new().as_shared_module(),
+        BasicStringPackage::new().as_shared_module(),
+        MoreStringPackage::new().as_shared_module(),
+        BasicIteratorPackage::new().as_shared_module(),
+        BasicFnPackage::new().as_shared_module(),
+        BasicArrayPackage::new().as_shared_module(),
+        BasicMapPackage::new().as_shared_module(),
+        BasicMathPackage::new().as_shared_module(),
+        BitFieldPackage::new().as_shared_module(),
+    ] {
+        engine.register_global_module(module);
+    }
+    engine.disable_symbol("eval");
+    engine.set_strict_variables(true);
+    engine.set_optimization_level(OptimizationLevel::Simple);
+    LIMITS.apply(&mut engine);
+
+    let budget_host = Rc::downgrade(host);
+    engine.on_progress(move |ops| budget_host.upgrade().and_then(|h| h.budget.progress(ops)));
+
+    match log {
+        Some(log) => {
+            let print_log = log.clone();
+            engine.on_print(move |text| print_log.info(&cut(text)));
+            engine.on_debug(move |text, _source, pos| {
+                let at = pos
+                    .line()
+                    .map(|l| format!(" (line {l})"))
+                    .unwrap_or_default();
+                log.info(&cut(&format!("debug{at}: {text}")));
+            });
+        }
+        None => {
+            engine.on_print(|_| {});
+            engine.on_debug(|_, _, _| {});
+        }
+    }
+    engine
+}
+
+/// Cut a log line to the limit (on a char boundary).
+pub fn cut(text: &str) -> String {
+    if text.len() <= LIMITS.max_log_line {
+        return text.to_owned();
+    }
+    let mut end = LIMITS.max_log_line;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
+}
+
+/// Put the handles in scope everywhere (entry, functions, closures, imported modules) through
+/// Rhai's variable resolver. A script variable of the same name shadows a handle (the
+/// resolver defers to the scope), and resolved handles are read-only.
+pub fn install_handles(engine: &mut Engine, handles: Vec<(&'static str, Dynamic)>) {
+    #[allow(deprecated)] // "volatile", not deprecated: Rhai's variable-resolver API
+    engine.on_var(move |name, _index, ctx| {
+        let Some((_, value)) = handles.iter().find(|(n, _)| *n == name) else {
+            return Ok(None);
+        };
+        if ctx.scope().contains(name) {
+            return Ok(None);
+        }
+        Ok(Some(value.clone()))
+    });
+}
