@@ -120,14 +120,26 @@ impl Game {
         Ok(game)
     }
 
+    /// Resume a loaded save: the save's version and player position, a fresh RNG from `seed`.
+    pub fn from_save(save: SaveData, seed: u64, rt: Rc<Runtime>) -> Result<Game, GameError> {
+        let mut game = Game::boot(save.version, seed, rt)?;
+        game.save = save;
+        game.enter_overworld()?;
+        Ok(game)
+    }
+
     /// Start the overworld at the save's player position.
     pub fn enter_overworld(&mut self) -> Result<(), GameError> {
         let p = &self.save.player;
         let at = WarpTarget::new(&p.map, u32::from(p.x), u32::from(p.y), p.facing);
+        let surfing = p.surfing;
         let maps = self.maps.clone();
         let scripts = Rc::clone(&self.scripts);
         world_ctx!(self, _ow, ctx);
-        let ow = Overworld::new(maps, scripts, &at, &mut ctx).map_err(GameError::Overworld)?;
+        let mut ow = Overworld::new(maps, scripts, &at, &mut ctx).map_err(GameError::Overworld)?;
+        if surfing {
+            ow.resume_surfing();
+        }
         self.overworld = Some(ow);
         self.mode = Mode::Overworld;
         sites::game_ready(&self.rt, self.version, Some(at.map.as_str()));
@@ -271,6 +283,7 @@ impl pallet_api::facades::WorldApi for Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::world::Direction;
 
     fn walk(g: &mut Game, input: Input, n: usize) {
         for _ in 0..n {
@@ -317,6 +330,29 @@ mod tests {
             facade.active_block_at("REDS_HOUSE_1F", &Value::Float(0.5), &v(3)),
             Err(BlockReadError::InvalidBlockCoordinates)
         );
+    }
+
+    #[test]
+    fn a_save_resumes_where_it_was() {
+        let rt = Rc::new(Runtime::new());
+        let mut g = Game::new_game(GameVersion::Yellow, 4, Rc::clone(&rt)).unwrap();
+        walk(&mut g, Input::Left, 1 + 8);
+        g.set_flag("EVENT_TEST", true);
+        let bytes = crate::save::encode(&g.save).unwrap();
+        let resumed = Game::from_save(crate::save::decode(&bytes).unwrap(), 5, rt).unwrap();
+        let p = resumed.overworld().unwrap().player();
+        assert_eq!(
+            (resumed.overworld().unwrap().map_id(), p.x, p.y, p.facing),
+            ("REDS_HOUSE_1F", 2, 4, Direction::Left)
+        );
+        assert_eq!(resumed.version(), GameVersion::Yellow);
+        assert!(resumed.flag("EVENT_TEST"));
+        let mut broken = g.save.clone();
+        broken.player.map = "NOWHERE".into();
+        assert!(matches!(
+            Game::from_save(broken, 5, Rc::new(Runtime::new())),
+            Err(GameError::Overworld(_))
+        ));
     }
 
     #[test]

@@ -561,6 +561,12 @@ impl Overworld {
         true
     }
 
+    /// Restore a saved surf state (no presentation row): only on a water cell.
+    pub fn resume_surfing(&mut self) {
+        let (x, y) = (i64::from(self.player.x), i64::from(self.player.y));
+        self.player.surfing = self.map.cell_kind(x, y).is_some_and(CellKind::is_water);
+    }
+
     pub(super) fn set_surfing(&mut self, on: bool, ctx: &mut WorldCtx<'_>) {
         if self.player.surfing != on {
             self.player.surfing = on;
