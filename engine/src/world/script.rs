@@ -32,7 +32,8 @@ pub enum ScriptRow {
         dir: Direction,
         n: u32,
     },
-    /// Turn the player (`face_player_dir`).
+    /// Turn the player (Lua command name `face_player_dir`).
+    #[serde(rename = "face_player_dir")]
     FacePlayer {
         dir: Direction,
     },
@@ -334,6 +335,10 @@ mod tests {
         let json = serde_json::to_string(&rows).unwrap();
         assert!(json.contains(r#"{"cmd":"wait","ticks":120}"#), "{json}");
         assert!(json.contains(r#"{"cmd":"ss_anne_departs"}"#), "{json}");
+        assert!(
+            json.contains(r#"{"cmd":"face_player_dir","dir":"down"}"#),
+            "{json}"
+        );
         let back: Vec<ScriptRow> = serde_json::from_str(&json).unwrap();
         assert_eq!(back, rows);
         assert!(serde_json::from_str::<ScriptRow>(r#"{"cmd":"wait","ticks":1,"x":2}"#).is_err());
