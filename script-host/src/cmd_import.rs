@@ -1,0 +1,159 @@
+//! `pallet import VERSION [--cache DIR] [--check]`: write (or check) a version's dataset cache.
+//!
+//! The cache root defaults to the platform's cache directory (see [`default_cache_dir`]);
+//! `--cache DIR` overrides it. The import itself is `pallet_engine::datasets::import`: staged,
+//! marker last, published by rename. A progress bar is drawn on stderr only when stderr is a
+//! terminal.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+use pallet_api::catalog::common::GameVersion;
+use pallet_engine::datasets::{contract, fs::DiskFs, import, ImportOptions};
+
+/// Arguments of `pallet import`.
+#[derive(clap::Args, Debug)]
+pub struct ImportArgs {
+    /// The game whose dataset to import: red, blue, yellow, gold or silver.
+    #[arg(value_parser = ["red", "blue", "yellow", "gold", "silver"])]
+    pub version: String,
+    /// Cache root (default: $XDG_CACHE_HOME/pallet or ~/.cache/pallet on Linux,
+    /// ~/Library/Caches/pallet on macOS, %LOCALAPPDATA%\pallet\cache on Windows).
+    #[arg(long, value_name = "DIR")]
+    pub cache: Option<PathBuf>,
+    /// Only report whether the cache of VERSION is ready; write nothing.
+    #[arg(long)]
+    pub check: bool,
+}
+
+/// The platform's default cache root for Pallet, from the environment: `XDG_CACHE_HOME`
+/// (when absolute) or `~/.cache` on Linux and other Unixes, `~/Library/Caches` on macOS,
+/// `%LOCALAPPDATA%` on Windows. `None` when no home directory is known.
+pub fn default_cache_dir() -> Option<PathBuf> {
+    let env = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    if cfg!(windows) {
+        return env("LOCALAPPDATA").map(|p| p.join("pallet").join("cache"));
+    }
+    if cfg!(target_os = "macos") {
+        return env("HOME").map(|h| h.join("Library").join("Caches").join("pallet"));
+    }
+    if let Some(xdg) = env("XDG_CACHE_HOME").filter(|p| p.is_absolute()) {
+        return Some(xdg.join("pallet"));
+    }
+    env("HOME").map(|h| h.join(".cache").join("pallet"))
+}
+
+/// `--cache DIR` if given, else the platform default. Shared by every verb that reads or
+/// writes the dataset cache.
+pub fn cache_dir(option: Option<&Path>) -> Result<PathBuf, String> {
+    match option {
+        Some(p) => Ok(p.to_owned()),
+        None => default_cache_dir().ok_or_else(|| {
+            "no cache directory: set HOME (or XDG_CACHE_HOME), or pass --cache DIR".to_owned()
+        }),
+    }
+}
+
+fn bar(done: usize, total: usize, path: &str) -> String {
+    const WIDTH: usize = 24;
+    let filled = (done * WIDTH)
+        .checked_div(total)
+        .unwrap_or(WIDTH)
+        .min(WIDTH);
+    format!(
+        "\r[{}{}] {done}/{total} {path:<40}",
+        "#".repeat(filled),
+        ".".repeat(WIDTH - filled)
+    )
+}
+
+/// Run `pallet import`; returns the exit code (0 ok, 1 failed or not ready).
+pub fn run(args: ImportArgs) -> i32 {
+    let Some(version) = GameVersion::parse(&args.version) else {
+        eprintln!("unknown version {:?}", args.version);
+        return 2;
+    };
+    let root = match cache_dir(args.cache.as_deref()) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("pallet import: {e}");
+            return 2;
+        }
+    };
+    if args.check {
+        return match contract::inspect(&DiskFs::new(&root), version) {
+            Ok(ready) => {
+                println!(
+                    "{}: ready ({} files, marker {})",
+                    version.as_str(),
+                    ready.sizes.len(),
+                    ready.marker
+                );
+                0
+            }
+            Err(p) => {
+                println!("{}: {} ({})", version.as_str(), p.reason, p.detail);
+                1
+            }
+        };
+    }
+    let tty = std::io::stderr().is_terminal();
+    let mut progress = |done: usize, total: usize, path: &str| {
+        if tty {
+            let mut err = std::io::stderr().lock();
+            let _ = err.write_all(bar(done, total, path).as_bytes());
+            if done == total {
+                let _ = err.write_all(b"\n");
+            }
+            let _ = err.flush();
+        }
+    };
+    let opts = ImportOptions {
+        progress: Some(&mut progress),
+        ..Default::default()
+    };
+    match import(&root, version, opts) {
+        Ok(report) => {
+            println!(
+                "imported {}: {} files, {} bytes -> {}",
+                version.as_str(),
+                report.files,
+                report.bytes,
+                report.dir.display()
+            );
+            println!("marker {}", report.marker);
+            0
+        }
+        Err(e) => {
+            if tty {
+                eprintln!();
+            }
+            eprintln!("pallet import {}: {e}", version.as_str());
+            1
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bar_is_bounded() {
+        assert!(bar(0, 8, "x").starts_with("\r[........................] 0/8"));
+        assert!(bar(8, 8, "x").starts_with("\r[########################] 8/8"));
+        assert!(bar(3, 0, "x").contains("3/0"));
+    }
+
+    #[test]
+    fn explicit_cache_wins() {
+        assert_eq!(
+            cache_dir(Some(Path::new("/tmp/c"))),
+            Ok(PathBuf::from("/tmp/c"))
+        );
+    }
+}
