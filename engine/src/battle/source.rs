@@ -16,8 +16,9 @@ impl BattleRng for Rng {
     }
 }
 
-/// A queue of bytes replayed in order. Running dry does not panic: it yields 0 and counts the
-/// overrun, which [`ScriptedRng::assert_drained`] reports.
+/// A queue of bytes replayed in order. Running dry does not panic: it counts the overrun (which
+/// [`ScriptedRng::check_drained`] reports) and yields 0, 1, 2, … so that every rejection loop of
+/// the cartridge (damage factor, sleep counter, Metronome…) still terminates.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ScriptedRng {
     bytes: Vec<u8>,
@@ -81,8 +82,9 @@ impl BattleRng for ScriptedRng {
                 b
             }
             None => {
+                let b = self.overrun as u8;
                 self.overrun += 1;
-                0
+                b
             }
         }
     }
@@ -100,7 +102,8 @@ mod tests {
         assert_eq!(s.byte(), 2);
         assert!(s.check_drained().is_ok());
         assert_eq!(s.byte(), 0);
-        assert_eq!(s.overrun(), 1);
+        assert_eq!(s.byte(), 1);
+        assert_eq!(s.overrun(), 2);
         assert!(s.check_drained().is_err());
     }
 }

@@ -12,8 +12,11 @@ use crate::pokemon::{Dvs, Pokemon, Status};
 use super::*;
 
 mod damage;
+mod faint;
 mod fuzz;
+mod moves;
 mod status;
+mod turns;
 
 pub(crate) fn data() -> &'static Dataset {
     gen1()
