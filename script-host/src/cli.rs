@@ -39,6 +39,10 @@ pub struct RunArgs {
     /// Print each hook call of the mods' chains with its arguments and result.
     #[arg(long)]
     pub trace: bool,
+    /// Dataset cache root read by `datasets.open` (default: the platform cache directory, as
+    /// for `pallet import`).
+    #[arg(long, value_name = "DIR")]
+    pub cache: Option<std::path::PathBuf>,
 }
 
 /// Entry point; returns the process exit code.
@@ -67,7 +71,7 @@ pub fn main() -> i32 {
                 eprintln!("invalid value '{}' for '--version <VERSION>'", a.version);
                 return 2;
             };
-            let mods = crate::host::ModsOptions { dirs: a.mods, no_default_mods: a.no_default_mods, trace: a.trace };
+            let mods = crate::host::ModsOptions { dirs: a.mods, no_default_mods: a.no_default_mods, trace: a.trace, cache: a.cache };
             crate::cmd_run::run(&crate::cmd_run::RunOptions { version, seed: a.seed, save: a.save, mods })
         }
         Command::Mods(a) => crate::cmd_mods::run(a),

@@ -58,6 +58,28 @@ pub fn cache_dir(option: Option<&Path>) -> Result<PathBuf, String> {
     }
 }
 
+/// One `note:` line per version: what `datasets.open` would answer from `root`.
+pub fn print_readiness(root: &Path) {
+    let fs = DiskFs::new(root);
+    for v in GameVersion::ALL {
+        match contract::inspect(&fs, v) {
+            Ok(_) => println!(
+                "note: datasets: {} is imported ({})",
+                v.as_str(),
+                root.display()
+            ),
+            Err(p) => println!(
+                "note: datasets: {} is {} ({}; run `pallet import {} --cache {}`)",
+                v.as_str(),
+                p.reason,
+                p.detail,
+                v.as_str(),
+                root.display()
+            ),
+        }
+    }
+}
+
 fn bar(done: usize, total: usize, path: &str) -> String {
     const WIDTH: usize = 24;
     let filled = (done * WIDTH)

@@ -15,6 +15,10 @@ pub enum ModsCommand {
     Check {
         #[arg(required = true, value_name = "DIR")]
         dirs: Vec<PathBuf>,
+        /// Also report which dataset versions `datasets.open` can serve from this cache root
+        /// (readiness only: marker and file sizes; nothing is decoded).
+        #[arg(long, value_name = "DIR")]
+        cache: Option<PathBuf>,
     },
     /// Write Rhai definition files (`.d.rhai`) of the mod API for editor completion.
     Defs {
@@ -32,7 +36,13 @@ pub struct ModsArgs {
 /// Entry point; returns the exit code.
 pub fn run(args: ModsArgs) -> i32 {
     match args.command {
-        ModsCommand::Check { dirs } => check(&dirs),
+        ModsCommand::Check { dirs, cache } => {
+            let code = check(&dirs);
+            if let Some(root) = cache {
+                crate::cmd_import::print_readiness(&root);
+            }
+            code
+        }
         ModsCommand::Defs { out_dir } => match write_defs(&out_dir) {
             Ok(files) => {
                 for f in files {

@@ -23,6 +23,9 @@ pub struct ModsOptions {
     pub dirs: Vec<PathBuf>,
     pub no_default_mods: bool,
     pub trace: bool,
+    /// Dataset cache root for `datasets.open` (`--cache DIR`; default: the platform cache
+    /// directory, see `pallet import`).
+    pub cache: Option<PathBuf>,
 }
 
 /// Loaded mods of one run.
@@ -51,6 +54,12 @@ impl ModSession {
             candidates.extend(found);
         }
         let mut host = RhaiHost::new(rt);
+        // `datasets.open` (RFC 0015): the service behind it is allocated on the first open only.
+        if let Ok(root) = crate::cmd_import::cache_dir(opts.cache.as_deref()) {
+            let datasets = pallet_engine::datasets::Datasets::new(root);
+            datasets.set_log(rt.log_feed());
+            host.set_datasets(Rc::new(datasets));
+        }
         if !opts.no_default_mods {
             let user_ids: Vec<String> = candidates
                 .iter()
