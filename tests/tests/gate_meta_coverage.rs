@@ -26,12 +26,9 @@ use pallet_api::catalog;
 /// site lands (this test tells you).
 const SITE_DEBT: &[&str] = &[
     "hook:battle.field_residual",
-    "hook:encounter.roll",
     "hook:trainer.party",
     "hook:evolution.check",
     "hook:save.write",
-    "hook:movement.collision",
-    "hook:warp.destination",
     "event:save.created",
     "event:save.loaded",
     "event:checkpoint.restored",

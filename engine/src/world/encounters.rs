@@ -15,7 +15,8 @@ pub const SLOT_LIMITS: [u8; 10] = [50, 101, 140, 165, 190, 215, 228, 241, 252, 2
 pub struct WildEncounter {
     pub species: String,
     pub level: u8,
-    pub slot: u8,
+    /// The table slot that was rolled (`None` when a mod's `encounter.roll` chose).
+    pub slot: Option<u8>,
 }
 
 /// Slot index for a random byte.
@@ -39,7 +40,7 @@ pub fn roll_grass(table: &EncounterTable, rng: &mut Rng) -> Option<WildEncounter
     Some(WildEncounter {
         species: entry.species.clone(),
         level: entry.level,
-        slot: slot as u8,
+        slot: Some(slot as u8),
     })
 }
 

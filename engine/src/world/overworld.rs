@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use super::active_map::ActiveMap;
 use super::block_read::{self, BlockReadError};
-use super::encounters::{self, WildEncounter};
+use super::encounters::WildEncounter;
 use super::map_scripts::{Handler, MapScriptRegistry};
 use super::presentation::{FeedRow, PresentationRow, TextRef};
 use super::script::{Runner, Script};
@@ -402,7 +402,7 @@ impl Overworld {
                     .cloned()
                 {
                     // Edge warp: pushing off the map while standing on a warp cell.
-                    let _ = self.start_warp(&w.to, w.to_x, w.to_y, w.facing, ctx);
+                    self.take_map_warp(&w, ctx);
                     return;
                 }
             }
@@ -490,8 +490,23 @@ impl Overworld {
     ) -> bool {
         self.face(dir, ctx);
         let (tx, ty) = self.ahead(dir);
-        match self.passable(tx, ty) {
-            Ok(_) => {
+        let refused = match self.passable(tx, ty) {
+            Ok(_) => None,
+            Err(Blocked::Edge) => Some(sites::CollisionReason::Bounds),
+            Err(Blocked::Cell) => Some(sites::CollisionReason::Tile),
+            Err(Blocked::Npc) => Some(sites::CollisionReason::Entity),
+        };
+        let from = (self.player.x, self.player.y);
+        let allowed =
+            sites::movement_collision(ctx.rt, self.map.id(), dir, from, (tx, ty), refused);
+        // A mod may open a blocked cell, never a cell outside the map.
+        let verdict = if allowed && self.map.cell_kind(tx, ty).is_some() {
+            Ok(())
+        } else {
+            Err(())
+        };
+        match verdict {
+            Ok(()) => {
                 self.movement = Some(Movement {
                     dir,
                     elapsed: 1,
@@ -501,7 +516,7 @@ impl Overworld {
                 });
                 true
             }
-            Err(_) => {
+            Err(()) => {
                 ctx.show(PresentationRow::Bumped {
                     x: self.player.x,
                     y: self.player.y,
@@ -542,20 +557,20 @@ impl Overworld {
             return true;
         }
         if let Some(w) = self.map.def().warp_at(m.to_x, m.to_y).cloned() {
-            if let Err(e) = self.start_warp(&w.to, w.to_x, w.to_y, w.facing, ctx) {
-                self.diagnostic(format!("warp: {e}"));
-            }
+            self.take_map_warp(&w, ctx);
             return true;
         }
         if kind.is_some_and(CellKind::is_grass) {
-            if let Some(table) = self.map.def().encounters.as_ref() {
-                if let Some(enc) = encounters::roll_grass(table, ctx.rng) {
-                    ctx.show(PresentationRow::WildEncounter {
-                        species: enc.species.clone(),
-                        level: enc.level,
-                    });
-                    self.encounter = Some(enc);
-                }
+            let encounter = match self.map.def().encounters.as_ref() {
+                Some(table) => sites::encounter_roll(ctx.rt, self.map.id(), table, ctx.rng),
+                None => None,
+            };
+            if let Some(enc) = encounter {
+                ctx.show(PresentationRow::WildEncounter {
+                    species: enc.species.clone(),
+                    level: enc.level,
+                });
+                self.encounter = Some(enc);
             }
         }
         true
@@ -613,6 +628,15 @@ impl Overworld {
             swapped: false,
         });
         Ok(())
+    }
+
+    /// Take a map warp: `warp.destination` may reroute it; a bad destination is reported and
+    /// the player stays.
+    fn take_map_warp(&mut self, w: &super::map::WarpDef, ctx: &mut WorldCtx<'_>) {
+        let (map, x, y) = sites::warp_destination(ctx.rt, w);
+        if let Err(e) = self.start_warp(&map, x, y, w.facing, ctx) {
+            self.diagnostic(format!("warp: {e}"));
+        }
     }
 
     fn advance_transition(&mut self, ctx: &mut WorldCtx<'_>) {

@@ -114,3 +114,127 @@ pub fn game_ready(rt: &Runtime, version: GameVersion, map_id: Option<&str>) {
     }
     let _ = (rt, version, map_id);
 }
+
+/// Why vanilla refused a step (`movement.collision` ctx `reason`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CollisionReason {
+    Tile,
+    Entity,
+    Bounds,
+}
+
+impl CollisionReason {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CollisionReason::Tile => "tile",
+            CollisionReason::Entity => "entity",
+            CollisionReason::Bounds => "bounds",
+        }
+    }
+}
+
+/// `movement.collision` for a player step: vanilla passes its verdict through. Returns the
+/// chain's answer; the caller still refuses cells outside the map.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub fn movement_collision(
+    rt: &Runtime,
+    map_id: &str,
+    dir: super::types::Direction,
+    from: (u32, u32),
+    to: (i64, i64),
+    refused: Option<CollisionReason>,
+) -> bool {
+    #[cfg(feature = "hook-sites")]
+    if rt.wants_hook::<hooks::MovementCollision>() {
+        use pallet_api::catalog::common::Direction as ApiDir;
+        let dir = match dir {
+            super::types::Direction::Up => ApiDir::Up,
+            super::types::Direction::Down => ApiDir::Down,
+            super::types::Direction::Left => ApiDir::Left,
+            super::types::Direction::Right => ApiDir::Right,
+        };
+        let clamp = |v: i64| i32::try_from(v).unwrap_or(if v < 0 { i32::MIN } else { i32::MAX });
+        let args = hooks::MovementCollisionArgs {
+            allowed: refused.is_none(),
+            ctx: hooks::CollisionContext {
+                map_id: map_id.to_owned(),
+                mover: hooks::Mover {
+                    kind: "player".to_owned(),
+                    id: None,
+                },
+                dir,
+                from_x: coord(from.0),
+                from_y: coord(from.1),
+                to_x: clamp(to.0),
+                to_y: clamp(to.1),
+                reason: refused.map(|r| r.as_str().to_owned()),
+            },
+        };
+        return rt.call::<hooks::MovementCollision>(args, |a| a.allowed);
+    }
+    let _ = (rt, map_id, dir, from, to);
+    refused.is_none()
+}
+
+/// `warp.destination` for a map warp: vanilla returns the warp's own target.
+#[inline]
+pub fn warp_destination(rt: &Runtime, warp: &super::map::WarpDef) -> (String, u32, u32) {
+    #[cfg(feature = "hook-sites")]
+    if rt.wants_hook::<hooks::WarpDestination>() {
+        let args = hooks::WarpDestinationArgs {
+            map_id: warp.to.clone(),
+            x: coord(warp.to_x),
+            y: coord(warp.to_y),
+            ctx: hooks::WarpContext {
+                warp: pallet_api::value::to_value(warp).unwrap_or_default(),
+                last_map: None,
+            },
+        };
+        let out = rt.call::<hooks::WarpDestination>(args, |a| hooks::WarpTarget {
+            map_id: a.map_id,
+            x: a.x,
+            y: a.y,
+        });
+        // Negative coordinates cannot name a cell: keep the vanilla target.
+        return match (u32::try_from(out.x), u32::try_from(out.y)) {
+            (Ok(x), Ok(y)) => (out.map_id, x, y),
+            _ => (warp.to.clone(), warp.to_x, warp.to_y),
+        };
+    }
+    let _ = rt;
+    (warp.to.clone(), warp.to_x, warp.to_y)
+}
+
+/// `encounter.roll` for a grass step: vanilla is the Gen 1 roll (see [`super::encounters`]).
+#[inline]
+pub fn encounter_roll(
+    rt: &Runtime,
+    map_id: &str,
+    table: &super::map::EncounterTable,
+    rng: &mut crate::rng::Rng,
+) -> Option<super::encounters::WildEncounter> {
+    #[cfg(feature = "hook-sites")]
+    if rt.wants_hook::<hooks::EncounterRoll>() {
+        let args = hooks::EncounterRollArgs {
+            enc_def: pallet_api::value::to_value(table).unwrap_or_default(),
+            ctx: hooks::EncounterRollContext {
+                map_id: map_id.to_owned(),
+                terrain: "grass".to_owned(),
+            },
+        };
+        let out = rt.call::<hooks::EncounterRoll>(args, |_| {
+            super::encounters::roll_grass(table, rng).map(|e| hooks::Encounter {
+                species: e.species,
+                level: e.level,
+            })
+        });
+        return out.map(|e| super::encounters::WildEncounter {
+            species: e.species,
+            level: e.level,
+            slot: None,
+        });
+    }
+    let _ = (rt, map_id);
+    super::encounters::roll_grass(table, rng)
+}

@@ -767,3 +767,135 @@ fn grass_steps_roll_encounters_by_version_table() {
             || yellow.iter().all(|(s, _)| s == "PIDGEY" || s == "RATTATA")
     );
 }
+
+#[test]
+fn movement_collision_can_open_or_close_cells_but_not_the_map_edge() {
+    let rt = Rc::new(Runtime::new());
+    let seen: Rc<RefCell<Vec<serde_json::Value>>> = Rc::default();
+    let log = Rc::clone(&seen);
+    rt.wrap::<hooks::MovementCollision, _>("ghost", 0, move |next, args| {
+        log.borrow_mut()
+            .push(serde_json::to_value(&args.ctx).unwrap());
+        let vanilla = next.call();
+        // Walk through walls, but refuse every open floor step to the right.
+        Ok(match args.ctx.reason.as_deref() {
+            Some(_) => true,
+            None => vanilla && args.ctx.to_x <= args.ctx.from_x,
+        })
+    });
+    let mut h = H::at(
+        GameVersion::Red,
+        "REDS_HOUSE_1F",
+        2,
+        4,
+        Left,
+        &[],
+        Rc::clone(&rt),
+    );
+    h.step(Input::Left);
+    h.until_idle(Input::None);
+    assert_eq!(
+        h.pos(),
+        ("REDS_HOUSE_1F", 1, 4, Left),
+        "the wall cell was opened"
+    );
+    assert_eq!(
+        seen.borrow()[0],
+        serde_json::json!({"mapId": "REDS_HOUSE_1F", "mover": {"kind": "player", "id": null}, "dir": "left",
+            "fromX": 2, "fromY": 4, "toX": 1, "toY": 4, "reason": "tile"})
+    );
+    h.step(Input::Right);
+    h.step(Input::Right);
+    assert!(h.ow.is_idle(), "an open floor step was refused");
+    assert_eq!(h.pos(), ("REDS_HOUSE_1F", 1, 4, Right));
+    // Off the map stays impossible even when the chain says yes.
+    let mut h = H::at(GameVersion::Red, "VERMILION_DOCK", 13, 0, Up, &[], rt);
+    h.step(Input::Up);
+    assert!(h.ow.is_idle());
+    assert_eq!(h.pos(), ("VERMILION_DOCK", 13, 0, Up));
+    assert_eq!(seen.borrow().last().unwrap()["reason"], "bounds");
+}
+
+#[test]
+fn warp_destination_reroutes_map_warps() {
+    let rt = Rc::new(Runtime::new());
+    rt.wrap::<hooks::WarpDestination, _>("portal", 0, |next, args| {
+        let vanilla = next.call();
+        Ok(if args.map_id == "PALLET_TOWN" {
+            hooks::WarpTarget {
+                map_id: "ROUTE_1".into(),
+                x: 10,
+                y: 30,
+            }
+        } else {
+            vanilla
+        })
+    });
+    let mut h = H::at(
+        GameVersion::Red,
+        "REDS_HOUSE_1F",
+        3,
+        6,
+        Down,
+        &[],
+        Rc::clone(&rt),
+    );
+    h.step(Input::Down);
+    h.until_idle(Input::None);
+    assert_eq!(
+        h.pos(),
+        ("ROUTE_1", 10, 30, Down),
+        "rerouted; the warp's facing is kept"
+    );
+    // A destination that does not exist is reported and the player stays.
+    let rt = Rc::new(Runtime::new());
+    rt.wrap::<hooks::WarpDestination, _>("broken", 0, |_, _| {
+        Ok(hooks::WarpTarget {
+            map_id: "NOWHERE".into(),
+            x: 0,
+            y: 0,
+        })
+    });
+    let mut h = H::at(GameVersion::Red, "REDS_HOUSE_1F", 3, 6, Down, &[], rt);
+    h.step(Input::Down);
+    h.until_idle(Input::None);
+    assert_eq!(h.pos(), ("REDS_HOUSE_1F", 3, 7, Down));
+    assert!(h
+        .ow
+        .diagnostics()
+        .iter()
+        .any(|d| d.contains("unknown map: NOWHERE")));
+}
+
+#[test]
+fn encounter_roll_can_replace_the_vanilla_roll() {
+    let rt = Rc::new(Runtime::new());
+    rt.wrap::<hooks::EncounterRoll, _>("mew", 0, |_, args| {
+        assert_eq!(args.ctx.terrain, "grass");
+        assert_eq!(args.enc_def.get("grassRate"), Some(&Value::Int(25)));
+        Ok(Some(hooks::Encounter {
+            species: "MEW".into(),
+            level: 5,
+        }))
+    });
+    let mut h = H::at(GameVersion::Red, "ROUTE_1", 2, 5, Down, &[], rt);
+    h.step(Input::Down);
+    h.until_idle(Input::None);
+    let enc = h.ow.take_encounter().expect("every grass step encounters");
+    assert_eq!(
+        (enc.species.as_str(), enc.level, enc.slot),
+        ("MEW", 5, None)
+    );
+    let rt = Rc::new(Runtime::new());
+    rt.wrap::<hooks::EncounterRoll, _>("repel", 0, |_, _| Ok(None));
+    let mut h = H::at(GameVersion::Red, "ROUTE_1", 2, 5, Down, &[], rt);
+    for i in 0..100 {
+        h.step(if (i / 2) % 2 == 0 {
+            Input::Down
+        } else {
+            Input::Up
+        });
+        h.until_idle(Input::None);
+        assert!(h.ow.take_encounter().is_none());
+    }
+}
