@@ -158,6 +158,21 @@ impl Game {
         self.overworld.as_ref()
     }
 
+    pub fn overworld_mut(&mut self) -> Option<&mut Overworld> {
+        self.overworld.as_mut()
+    }
+
+    /// Run `f` on the overworld with this tick's context (flags, RNG, runtime, feed), for
+    /// callers outside `step` (mod facades, checkpoints): `open_text`, `replace_block`,
+    /// `start_warp`, … `None` without an overworld.
+    pub fn with_world<T>(
+        &mut self,
+        f: impl FnOnce(&mut Overworld, &mut WorldCtx<'_>) -> T,
+    ) -> Option<T> {
+        world_ctx!(self, ow, ctx);
+        ow.as_mut().map(|ow| f(ow, &mut ctx))
+    }
+
     /// The map-script registry (mods add contributions before the game starts).
     pub fn scripts_mut(&mut self) -> Option<&mut MapScriptRegistry> {
         Rc::get_mut(&mut self.scripts)
@@ -353,6 +368,23 @@ mod tests {
             Game::from_save(broken, 5, Rc::new(Runtime::new())),
             Err(GameError::Overworld(_))
         ));
+    }
+
+    #[test]
+    fn with_world_lends_the_overworld_and_its_context() {
+        let mut g = Game::new_game(GameVersion::Red, 2, Rc::new(Runtime::new())).unwrap();
+        let replaced = g.with_world(|ow, ctx| ow.replace_block(0, 0, 2, ctx));
+        assert_eq!(replaced, Some(Ok(())));
+        assert_eq!(
+            g.active_block_at("REDS_HOUSE_1F", &Value::Int(0), &Value::Int(0)),
+            Ok(2)
+        );
+        assert!(g
+            .drain_feed()
+            .iter()
+            .any(|r| matches!(r.row, PresentationRow::BlockReplaced { .. })));
+        let mut title = Game::boot(GameVersion::Red, 2, Rc::new(Runtime::new())).unwrap();
+        assert_eq!(title.with_world(|_, _| ()), None);
     }
 
     #[test]
