@@ -96,7 +96,22 @@ impl ScriptDiagnostic {
         err: &EvalAltResult,
         sources: &SourceMap,
     ) -> Self {
+        Self::from_eval_at(mod_id, default_file, Position::NONE, err, sources)
+    }
+
+    /// [`from_eval`](Self::from_eval) with a fallback position in `default_file` for errors
+    /// Rhai reports without one.
+    pub fn from_eval_at(
+        mod_id: &str,
+        default_file: &str,
+        fallback: Position,
+        err: &EvalAltResult,
+        sources: &SourceMap,
+    ) -> Self {
         let (file, pos, message) = innermost(default_file, err);
+        if pos.is_none() && file == default_file {
+            return Self::new(mod_id, &file, fallback, message, sources);
+        }
         Self::new(mod_id, &file, pos, message, sources)
     }
 }

@@ -21,7 +21,10 @@ pub struct Limits {
     pub max_function_expr_depth: usize,
     /// Bytes in one string.
     pub max_string_size: usize,
-    /// Elements in one array (nested arrays count).
+    /// Elements in one array (nested arrays count). Also bounds nesting depth: Rhai measures
+    /// and drops nested values recursively, and 2 000 + 2 000 levels of alternating arrays and
+    /// maps stay inside a 2 MiB thread stack (8 000 did not), so a hostile `a = [a]` loop ends
+    /// with "Size of array too large" instead of overflowing the stack.
     pub max_array_size: usize,
     /// Properties in one object map (nested maps count).
     pub max_map_size: usize,
@@ -44,15 +47,15 @@ pub struct Limits {
 
 /// The limits.
 pub const LIMITS: Limits = Limits {
-    max_operations: 5_000_000,
-    dispatch_budget: 1_000_000,
-    load_budget: 5_000_000,
+    max_operations: 8_000_000,
+    dispatch_budget: 500_000,
+    load_budget: 2_000_000,
     max_call_levels: 48,
     max_expr_depth: 64,
     max_function_expr_depth: 32,
     max_string_size: 64 * 1024,
-    max_array_size: 10_000,
-    max_map_size: 10_000,
+    max_array_size: 2_000,
+    max_map_size: 2_000,
     max_modules: 32,
     max_variables: 512,
     max_functions: 512,
@@ -99,5 +102,6 @@ mod tests {
         assert_eq!(e.max_variables(), LIMITS.max_variables);
         assert_eq!(e.max_functions(), LIMITS.max_functions);
         assert!(LIMITS.dispatch_budget < LIMITS.max_operations);
+        assert!(LIMITS.load_budget < LIMITS.max_operations);
     }
 }

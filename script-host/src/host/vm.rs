@@ -68,6 +68,27 @@ impl HostShared {
     }
 }
 
+/// Where a closure was installed: the file and position of its `hooks.wrap`/`events.on` call.
+#[derive(Clone, Debug)]
+pub struct Origin {
+    pub file: String,
+    pub pos: rhai::Position,
+}
+
+impl Origin {
+    /// From the native call context of the installing call.
+    pub fn of(ctx: &rhai::NativeCallContext, vm: &ModVm) -> Origin {
+        Origin {
+            file: ctx
+                .source()
+                .filter(|s| !s.is_empty())
+                .unwrap_or(&vm.entry_file)
+                .to_owned(),
+            pos: ctx.call_position(),
+        }
+    }
+}
+
 /// One loaded (or loading) mod.
 pub struct ModVm {
     pub id: String,
@@ -84,11 +105,14 @@ pub struct ModVm {
 impl ModVm {
     /// Call a script function pointer (a closure the mod registered) inside a budget frame.
     /// Errors come back as a diagnostic pointing into the mod's source.
+    /// `origin` is where the closure was installed (file, position of the `wrap`/`on` call):
+    /// errors Rhai reports without a position (a budget stop) point there.
     pub fn call(
         &self,
         f: &FnPtr,
         args: Vec<Dynamic>,
         limit: u64,
+        origin: &Origin,
     ) -> Result<Dynamic, ScriptDiagnostic> {
         let Some(ast) = self.ast.get() else {
             return Err(self.plain_error("the mod's script is not loaded"));
@@ -96,7 +120,13 @@ impl ModVm {
         let _frame = self.host.budget.enter(limit);
         let engine = self.engine.borrow();
         f.call::<Dynamic>(&engine, ast, args).map_err(|e| {
-            ScriptDiagnostic::from_eval(&self.id, &self.entry_file, &e, &self.sources.borrow())
+            ScriptDiagnostic::from_eval_at(
+                &self.id,
+                &origin.file,
+                origin.pos,
+                &e,
+                &self.sources.borrow(),
+            )
         })
     }
 

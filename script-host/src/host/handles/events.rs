@@ -11,12 +11,12 @@ use std::rc::{Rc, Weak};
 use pallet_api::catalog::event_info;
 use pallet_api::script::ScriptListener;
 use pallet_api::{LinkError, ListenerResult, Value};
-use rhai::{Dynamic, Engine, EvalAltResult, FnPtr, INT};
+use rhai::{Dynamic, Engine, EvalAltResult, FnPtr, NativeCallContext, INT};
 
 use crate::host::convert::{from_dynamic, to_dynamic};
 use crate::host::error::{api_error, codes};
 use crate::host::limits::LIMITS;
-use crate::host::vm::ModVm;
+use crate::host::vm::{ModVm, Origin};
 
 /// The `events` handle.
 #[derive(Clone)]
@@ -26,19 +26,25 @@ pub struct Events {
 
 pub fn register(engine: &mut Engine) {
     engine.register_type_with_name::<Events>("Events");
-    engine.register_fn("on", |h: &mut Events, name: &str, f: FnPtr| {
-        on(h, name, 0, false, f)
-    });
     engine.register_fn(
         "on",
-        |h: &mut Events, name: &str, priority: INT, f: FnPtr| on(h, name, priority, false, f),
+        |c: NativeCallContext, h: &mut Events, name: &str, f: FnPtr| on(&c, h, name, 0, false, f),
     );
-    engine.register_fn("once", |h: &mut Events, name: &str, f: FnPtr| {
-        on(h, name, 0, true, f)
-    });
+    engine.register_fn(
+        "on",
+        |c: NativeCallContext, h: &mut Events, name: &str, priority: INT, f: FnPtr| {
+            on(&c, h, name, priority, false, f)
+        },
+    );
     engine.register_fn(
         "once",
-        |h: &mut Events, name: &str, priority: INT, f: FnPtr| on(h, name, priority, true, f),
+        |c: NativeCallContext, h: &mut Events, name: &str, f: FnPtr| on(&c, h, name, 0, true, f),
+    );
+    engine.register_fn(
+        "once",
+        |c: NativeCallContext, h: &mut Events, name: &str, priority: INT, f: FnPtr| {
+            on(&c, h, name, priority, true, f)
+        },
     );
     engine.register_fn("emit", |h: &mut Events, name: &str, payload: Dynamic| {
         emit(h, name, payload)
@@ -49,6 +55,7 @@ pub fn register(engine: &mut Engine) {
 }
 
 fn on(
+    ctx: &NativeCallContext,
     h: &Events,
     name: &str,
     priority: INT,
@@ -70,6 +77,7 @@ fn on(
         )
     })?;
     let listener = Rc::new(RhaiListener {
+        origin: Origin::of(ctx, &vm),
         vm: vm.clone(),
         f,
         event: name.to_owned(),
@@ -114,6 +122,7 @@ fn emit(h: &Events, name: &str, payload: Dynamic) -> Result<(), Box<EvalAltResul
 
 /// One Rhai closure installed as a listener.
 pub struct RhaiListener {
+    origin: Origin,
     vm: Rc<ModVm>,
     f: FnPtr,
     event: String,
@@ -121,9 +130,12 @@ pub struct RhaiListener {
 
 impl ScriptListener for RhaiListener {
     fn call(&self, payload: &Value) -> ListenerResult {
-        let outcome = self
-            .vm
-            .call(&self.f, vec![to_dynamic(payload)], LIMITS.dispatch_budget);
+        let outcome = self.vm.call(
+            &self.f,
+            vec![to_dynamic(payload)],
+            LIMITS.dispatch_budget,
+            &self.origin,
+        );
         if self.vm.host.trace.get() {
             let shown = match &outcome {
                 Ok(_) => "ok".to_owned(),

@@ -185,16 +185,23 @@ pub fn register(engine: &mut Engine) {
     engine.register_get("content", |v: &mut DatasetViewHandle| {
         pallet_engine::datasets::registry_names()
             .map(|registry| {
-                let handle = DatasetRegistryHandle { view: v.0.clone(), registry };
+                let handle = DatasetRegistryHandle {
+                    view: v.0.clone(),
+                    registry,
+                };
                 (registry.into(), Dynamic::from(handle))
             })
             .collect::<Map>()
     });
     engine.register_type_with_name::<DatasetRegistryHandle>("DatasetRegistry");
     engine.register_fn("get", |r: &mut DatasetRegistryHandle, id: &str| {
-        r.view.get(r.registry, id).map_or(Dynamic::UNIT, |rec| to_dynamic(&rec))
+        r.view
+            .get(r.registry, id)
+            .map_or(Dynamic::UNIT, |rec| to_dynamic(&rec))
     });
-    engine.register_fn("has", |r: &mut DatasetRegistryHandle, id: &str| r.view.has(r.registry, id));
+    engine.register_fn("has", |r: &mut DatasetRegistryHandle, id: &str| {
+        r.view.has(r.registry, id)
+    });
     engine.register_fn("each", |r: &mut DatasetRegistryHandle| {
         r.view
             .each(r.registry)
@@ -202,19 +209,30 @@ pub fn register(engine: &mut Engine) {
             .map(|(id, rec)| Dynamic::from_array(vec![id.as_str().into(), to_dynamic(rec)]))
             .collect::<rhai::Array>()
     });
-    engine.register_get("assets", |v: &mut DatasetViewHandle| DatasetAssetsHandle(v.0.clone()));
-    engine.register_type_with_name::<DatasetAssetsHandle>("DatasetAssets");
-    engine.register_fn("path", |a: &mut DatasetAssetsHandle, rel: &str| -> Result<String, Box<EvalAltResult>> {
-        a.0.asset_path(rel).ok_or_else(|| {
-            api_error(codes::INVALID_VALUE, format!("{rel:?} is not a path under assets/generated/"))
-        })
+    engine.register_get("assets", |v: &mut DatasetViewHandle| {
+        DatasetAssetsHandle(v.0.clone())
     });
+    engine.register_type_with_name::<DatasetAssetsHandle>("DatasetAssets");
+    engine.register_fn(
+        "path",
+        |a: &mut DatasetAssetsHandle, rel: &str| -> Result<String, Box<EvalAltResult>> {
+            a.0.asset_path(rel).ok_or_else(|| {
+                api_error(
+                    codes::INVALID_VALUE,
+                    format!("{rel:?} is not a path under assets/generated/"),
+                )
+            })
+        },
+    );
     engine.register_fn("info", |a: &mut DatasetAssetsHandle, rel: &str| {
         a.0.asset_info(rel).map_or(Dynamic::UNIT, |info| {
             let mut m = Map::new();
             m.insert("type".into(), Dynamic::from(info.kind));
             if let Some(size) = info.size {
-                m.insert("size".into(), Dynamic::from_int(INT::try_from(size).unwrap_or(INT::MAX)));
+                m.insert(
+                    "size".into(),
+                    Dynamic::from_int(INT::try_from(size).unwrap_or(INT::MAX)),
+                );
             }
             Dynamic::from_map(m)
         })

@@ -10,13 +10,13 @@ use std::rc::{Rc, Weak};
 use pallet_api::catalog::{hook_info, HookInfo};
 use pallet_api::script::{ScriptLink, ValueNext};
 use pallet_api::{LinkError, Value};
-use rhai::{Dynamic, Engine, EvalAltResult, FnPtr, INT};
+use rhai::{Dynamic, Engine, EvalAltResult, FnPtr, NativeCallContext, INT};
 
 use super::next::NextSlot;
 use crate::host::convert::{from_dynamic, to_dynamic};
 use crate::host::error::{api_error, codes};
 use crate::host::limits::LIMITS;
-use crate::host::vm::ModVm;
+use crate::host::vm::{ModVm, Origin};
 
 /// The `hooks` handle.
 #[derive(Clone)]
@@ -26,17 +26,26 @@ pub struct Hooks {
 
 pub fn register(engine: &mut Engine) {
     engine.register_type_with_name::<Hooks>("Hooks");
-    engine.register_fn("wrap", |h: &mut Hooks, name: &str, f: FnPtr| {
-        wrap(h, name, 0, f)
-    });
     engine.register_fn(
         "wrap",
-        |h: &mut Hooks, name: &str, priority: INT, f: FnPtr| wrap(h, name, priority, f),
+        |ctx: NativeCallContext, h: &mut Hooks, name: &str, f: FnPtr| wrap(&ctx, h, name, 0, f),
+    );
+    engine.register_fn(
+        "wrap",
+        |ctx: NativeCallContext, h: &mut Hooks, name: &str, priority: INT, f: FnPtr| {
+            wrap(&ctx, h, name, priority, f)
+        },
     );
     engine.register_fn("has", |_: &mut Hooks, name: &str| hook_info(name).is_some());
 }
 
-fn wrap(h: &Hooks, name: &str, priority: INT, f: FnPtr) -> Result<FnPtr, Box<EvalAltResult>> {
+fn wrap(
+    ctx: &NativeCallContext,
+    h: &Hooks,
+    name: &str,
+    priority: INT,
+    f: FnPtr,
+) -> Result<FnPtr, Box<EvalAltResult>> {
     let vm =
         h.vm.upgrade()
             .ok_or_else(|| api_error(codes::NO_RUNTIME, "the mod is unloaded"))?;
@@ -60,6 +69,7 @@ fn wrap(h: &Hooks, name: &str, priority: INT, f: FnPtr) -> Result<FnPtr, Box<Eva
     let slot = NextSlot::new(info);
     let next_fn = NextSlot::fn_ptr(&slot)?;
     let link = Rc::new(RhaiLink {
+        origin: Origin::of(ctx, &vm),
         vm: vm.clone(),
         f,
         hook: info,
@@ -80,6 +90,7 @@ fn wrap(h: &Hooks, name: &str, priority: INT, f: FnPtr) -> Result<FnPtr, Box<Eva
 
 /// One Rhai closure installed as a link.
 pub struct RhaiLink {
+    origin: Origin,
     vm: Rc<ModVm>,
     f: FnPtr,
     hook: &'static HookInfo,
@@ -95,7 +106,8 @@ impl ScriptLink for RhaiLink {
         argv.extend(args.iter().map(to_dynamic));
         let outcome = {
             let _lend = self.slot.lend(next);
-            self.vm.call(&self.f, argv, LIMITS.dispatch_budget)
+            self.vm
+                .call(&self.f, argv, LIMITS.dispatch_budget, &self.origin)
         };
         let result = match outcome {
             Ok(d) => from_dynamic(&d).map_err(|e| {
