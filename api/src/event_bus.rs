@@ -264,11 +264,8 @@ impl EventBus {
         }
     }
 
-    #[inline]
+    #[inline(never)]
     pub(crate) fn emit<E: Event>(&self, diagnostics: &Diagnostics, payload: &E::Payload) {
-        if !self.wants(E::ID) {
-            return;
-        }
         self.deliver::<E::Payload>(diagnostics, E::NAME, &ListKey::Typed(E::ID), payload);
     }
 

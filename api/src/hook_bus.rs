@@ -200,17 +200,15 @@ impl HookBus {
             .unwrap_or_default()
     }
 
-    /// Run the chain for `H` around `vanilla`.
-    #[inline]
-    pub(crate) fn call<H: Hook>(
+    /// Run the chain for `H` around `vanilla` (the subscribed path; the guard is inlined at
+    /// the call site by `Runtime::call`).
+    #[inline(never)]
+    pub(crate) fn call_chain<H: Hook, F: FnOnce(H::Args) -> H::Out>(
         &self,
         diagnostics: &Diagnostics,
         args: H::Args,
-        vanilla: impl FnOnce(H::Args) -> H::Out,
+        vanilla: F,
     ) -> H::Out {
-        if !self.wants(H::ID) {
-            return vanilla(args);
-        }
         let Some(chain) = self.snapshot::<H>() else {
             return vanilla(args);
         };
@@ -219,7 +217,7 @@ impl HookBus {
             // hook types share an id, which the catalog's const checks rule out.
             return vanilla(args);
         };
-        let mut bottom = CallBottom::<H, _> {
+        let mut bottom = CallBottom::<H, F> {
             name: H::NAME,
             vanilla: Some(vanilla),
             ran: None,

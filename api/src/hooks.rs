@@ -46,12 +46,13 @@ pub trait Hook: 'static {
 }
 
 /// Why a link failed. The message ends up in the diagnostics feed; it never reaches the engine.
+/// Boxed so `LinkResult<Out>` stays two words for scalar outs (the success path is hot).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LinkError(Cow<'static, str>);
+pub struct LinkError(Box<str>);
 
 impl LinkError {
     pub fn new(message: impl Into<Cow<'static, str>>) -> Self {
-        LinkError(message.into())
+        LinkError(message.into().into_owned().into_boxed_str())
     }
     pub fn message(&self) -> &str {
         &self.0
@@ -68,13 +69,13 @@ impl std::error::Error for LinkError {}
 
 impl From<String> for LinkError {
     fn from(s: String) -> Self {
-        LinkError(Cow::Owned(s))
+        LinkError(s.into_boxed_str())
     }
 }
 
 impl From<&'static str> for LinkError {
     fn from(s: &'static str) -> Self {
-        LinkError(Cow::Borrowed(s))
+        LinkError(s.into())
     }
 }
 
@@ -157,17 +158,14 @@ impl<'a, H: Hook> Next<'a, H> {
 }
 
 /// Run `links` (outermost first) around the bottom. The core of every subscribed call.
+#[inline]
 pub(crate) fn dispatch<'b, H: Hook>(
     links: &'b [LinkEntry<H>],
     args: &'b H::Args,
     bottom: &'b mut (dyn Bottom<H> + 'b),
 ) -> H::Out {
     let mut index = 0;
-    loop {
-        let Some(link) = links.get(index) else {
-            return bottom.vanilla(args);
-        };
-        let rest = links.get(index + 1..).unwrap_or(&[]);
+    while let Some((link, rest)) = links.get(index..).and_then(<[LinkEntry<H>]>::split_first) {
         let mut next = Next {
             rest,
             args,
@@ -177,18 +175,26 @@ pub(crate) fn dispatch<'b, H: Hook>(
         match (link.f)(&mut next, args) {
             Ok(out) => return out,
             Err(error) => {
-                let downstream = next.downstream.take();
-                match downstream {
-                    Some(kept) => {
-                        bottom.report(&link.owner, &error, true);
-                        return kept;
-                    }
-                    None => {
-                        bottom.report(&link.owner, &error, false);
-                        index += 1;
-                    }
+                if let Some(kept) = failed(link, error, next.downstream.take(), bottom) {
+                    return kept;
                 }
+                index += 1;
             }
         }
     }
+    bottom.vanilla(args)
+}
+
+/// The failure path of a link, kept out of line: report it, and hand back the downstream
+/// result when the link failed after `next` returned.
+#[cold]
+#[inline(never)]
+fn failed<H: Hook>(
+    link: &LinkEntry<H>,
+    error: LinkError,
+    downstream: Option<H::Out>,
+    bottom: &mut dyn Bottom<H>,
+) -> Option<H::Out> {
+    bottom.report(&link.owner, &error, downstream.is_some());
+    downstream
 }

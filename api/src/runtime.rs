@@ -56,9 +56,13 @@ impl Runtime {
     }
 
     /// Run the chain for `H` around `vanilla`. With no subscriber this is `vanilla(args)`.
-    #[inline]
+    #[inline(always)]
     pub fn call<H: Hook>(&self, args: H::Args, vanilla: impl FnOnce(H::Args) -> H::Out) -> H::Out {
-        self.hooks.call::<H>(&self.diagnostics.0, args, vanilla)
+        if !self.hooks.wants(H::ID) {
+            return vanilla(args);
+        }
+        self.hooks
+            .call_chain::<H, _>(&self.diagnostics.0, args, vanilla)
     }
 
     /// Constant-time: is anything listening to event `E`?
@@ -68,9 +72,11 @@ impl Runtime {
     }
 
     /// Deliver `payload` to the listeners of `E`.
-    #[inline]
+    #[inline(always)]
     pub fn emit<E: Event>(&self, payload: E::Payload) {
-        self.events.emit::<E>(&self.diagnostics.0, &payload);
+        if self.events.wants(E::ID) {
+            self.events.emit::<E>(&self.diagnostics.0, &payload);
+        }
     }
 
     // ----- hooks: subscription -----------------------------------------------------------------
