@@ -35,56 +35,78 @@ pub struct ModsArgs {
 
 /// Entry point; returns the exit code.
 pub fn run(args: ModsArgs) -> i32 {
-    match args.command {
-        ModsCommand::Check { dirs, cache } => {
-            let code = check(&dirs);
-            if let Some(root) = cache {
-                crate::cmd_import::print_readiness(&root);
-            }
-            code
+    let (code, out, err) = match &args.command {
+        ModsCommand::Check { dirs, .. } => check(dirs),
+        ModsCommand::Defs { out_dir } => defs(out_dir),
+    };
+    print!("{out}");
+    eprint!("{err}");
+    if let ModsCommand::Check {
+        cache: Some(root), ..
+    } = &args.command
+    {
+        crate::cmd_import::print_readiness(root);
+    }
+    code
+}
+
+/// `pallet mods defs OUT_DIR`: `(exit code, stdout, stderr)`.
+pub fn defs(out_dir: &std::path::Path) -> (i32, String, String) {
+    match write_defs(out_dir) {
+        Ok(files) => {
+            let out: String = files
+                .iter()
+                .map(|f| format!("wrote {}\n", out_dir.join(f).display()))
+                .collect();
+            (0, out, String::new())
         }
-        ModsCommand::Defs { out_dir } => match write_defs(&out_dir) {
-            Ok(files) => {
-                for f in files {
-                    println!("wrote {}", out_dir.join(f).display());
-                }
-                0
-            }
-            Err(e) => {
-                eprintln!("pallet mods defs: {}: {e}", out_dir.display());
-                2
-            }
-        },
+        Err(e) => (
+            2,
+            String::new(),
+            format!("pallet mods defs: {}: {e}\n", out_dir.display()),
+        ),
     }
 }
 
-fn check(dirs: &[PathBuf]) -> i32 {
+/// `pallet mods check DIR...`: `(exit code, stdout, stderr)`.
+pub fn check(dirs: &[PathBuf]) -> (i32, String, String) {
     let reports = match check_paths(dirs) {
         Ok(r) => r,
         Err(p) => {
-            eprintln!("pallet mods check: {} is not a folder", p.display());
-            return 2;
+            return (
+                2,
+                String::new(),
+                format!("pallet mods check: {} is not a folder\n", p.display()),
+            )
         }
     };
     if reports.is_empty() {
-        eprintln!("pallet mods check: no mod (folder with manifest.json) found");
-        return 2;
+        return (
+            2,
+            String::new(),
+            "pallet mods check: no mod (folder with manifest.json) found\n".to_owned(),
+        );
     }
+    let mut out = String::new();
     let mut findings = 0;
     for r in &reports {
         let name = r.id.clone().unwrap_or_else(|| r.dir.display().to_string());
         for note in &r.notes {
-            println!("note: {note}");
+            out.push_str(&format!("note: {note}\n"));
         }
         if r.findings.is_empty() {
-            println!("ok: {name} ({})", r.dir.display());
+            out.push_str(&format!("ok: {name} ({})\n", r.dir.display()));
             continue;
         }
         for f in &r.findings {
             findings += 1;
-            println!("{}", f.rendered);
+            out.push_str(&f.rendered);
+            out.push('\n');
         }
     }
-    println!("{} mod(s) checked, {findings} finding(s)", reports.len());
-    i32::from(findings > 0)
+    out.push_str(&format!(
+        "{} mod(s) checked, {findings} finding(s)\n",
+        reports.len()
+    ));
+    (i32::from(findings > 0), out, String::new())
 }

@@ -116,7 +116,10 @@ fn vermilion_dock_on_enter(ow: &mut Overworld, ctx: &mut WorldCtx<'_>) {
         }
         // 2–3. Guarded hook; only an exact `true` permits occupancy.
         let (x, y) = (ow.player().x, ow.player().y);
-        let allowed = sites::dock_occupancy_allowed(ctx.rt, ctx.version, DOCK, x, y);
+        // The world is lent to script handles for the dispatch (`world.active_block_at`).
+        let allowed = pallet_api::access::with_world(&*ow, || {
+            sites::dock_occupancy_allowed(ctx.rt, ctx.version, DOCK, x, y)
+        });
         // 4. Eject unless allowed. No flag change, no ship rebuild, nothing saved.
         if !allowed {
             let text = if ow.maps().text(SHIP_SET_SAIL_TEXT).is_some() {

@@ -687,7 +687,7 @@ impl Overworld {
                 self.play_music(&music, ctx);
             }
         }
-        sites::map_entered(ctx.rt, &id, from, via);
+        pallet_api::access::with_world(&*self, || sites::map_entered(ctx.rt, &id, from, via));
         let scripts = Rc::clone(&self.scripts);
         for (owner, handler) in scripts.on_enter(&id) {
             self.run_handler(&owner, handler, format!("{id}.onEnter"), ctx);
@@ -803,7 +803,9 @@ impl Overworld {
             by,
             block,
         });
-        sites::block_replaced(ctx.rt, self.map.id(), bx, by, block);
+        pallet_api::access::with_world(&*self, || {
+            sites::block_replaced(ctx.rt, self.map.id(), bx, by, block)
+        });
         Ok(())
     }
 
