@@ -48,6 +48,44 @@ pub struct DatasetRegistryHandle {
     registry: &'static str,
 }
 
+/// What `view.content.<registry>.each()` returns: the registry's `[id, record]` pairs in lexical
+/// id order, as a detached snapshot. Iterable (`for pair in ...`), with `len()` and `pairs[i]`.
+/// Each pair is converted when it is reached, so a registry larger than the sandbox's
+/// per-value limits (2 000 nested elements/properties) can still be walked.
+#[derive(Clone)]
+pub struct DatasetRecords(Rc<Vec<(String, Value)>>);
+
+impl DatasetRecords {
+    fn pair(&self, i: usize) -> Option<Dynamic> {
+        self.0
+            .get(i)
+            .map(|(id, rec)| Dynamic::from_array(vec![id.as_str().into(), to_dynamic(rec)]))
+    }
+}
+
+/// Iterator over [`DatasetRecords`].
+pub struct DatasetRecordsIter {
+    records: DatasetRecords,
+    next: usize,
+}
+
+impl Iterator for DatasetRecordsIter {
+    type Item = Dynamic;
+    fn next(&mut self) -> Option<Dynamic> {
+        let item = self.records.pair(self.next)?;
+        self.next += 1;
+        Some(item)
+    }
+}
+
+impl IntoIterator for DatasetRecords {
+    type Item = Dynamic;
+    type IntoIter = DatasetRecordsIter;
+    fn into_iter(self) -> DatasetRecordsIter {
+        DatasetRecordsIter { records: self, next: 0 }
+    }
+}
+
 /// `view.assets`: `path(rel)` (the cache-prefixed virtual path) and `info(rel)`
 /// (`#{type, size}` or `()`); no byte reader.
 #[derive(Clone)]
@@ -202,13 +240,17 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn("has", |r: &mut DatasetRegistryHandle, id: &str| {
         r.view.has(r.registry, id)
     });
-    engine.register_fn("each", |r: &mut DatasetRegistryHandle| {
-        r.view
-            .each(r.registry)
-            .iter()
-            .map(|(id, rec)| Dynamic::from_array(vec![id.as_str().into(), to_dynamic(rec)]))
-            .collect::<rhai::Array>()
+    engine.register_fn("each", |r: &mut DatasetRegistryHandle| DatasetRecords(Rc::new(r.view.each(r.registry))));
+    engine.register_type_with_name::<DatasetRecords>("DatasetRecords");
+    engine.register_iterator::<DatasetRecords>();
+    engine.register_fn("len", |r: &mut DatasetRecords| INT::try_from(r.0.len()).unwrap_or(INT::MAX));
+    engine.register_indexer_get(|r: &mut DatasetRecords, i: INT| -> Result<Dynamic, Box<EvalAltResult>> {
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| r.pair(i))
+            .ok_or_else(|| api_error(codes::INVALID_VALUE, format!("no pair at index {i}")))
     });
+
     engine.register_get("assets", |v: &mut DatasetViewHandle| {
         DatasetAssetsHandle(v.0.clone())
     });
