@@ -17,6 +17,10 @@ pub enum Command {
     Mods(crate::cmd_mods::ModsArgs),
     /// Write a version's dataset cache (red, blue, yellow, gold, silver) for `datasets.open`.
     Import(crate::cmd_import::ImportArgs),
+    /// Headless random battles (random teams of six, or Showdown team files), with totals.
+    Battle(crate::cmd_battle::BattleArgs),
+    /// Gen 1 damage of one move for every random factor 217..=255.
+    Calc(crate::cmd_calc::CalcArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -76,5 +80,7 @@ pub fn main() -> i32 {
         }
         Command::Mods(a) => crate::cmd_mods::run(a),
         Command::Import(a) => crate::cmd_import::run(a),
+        Command::Battle(a) => crate::cmd_battle::run(a),
+        Command::Calc(a) => crate::cmd_calc::run(a),
     }
 }

@@ -1,6 +1,8 @@
 //! Rhai host and the `pallet` CLI. See `README.md` for the module table.
 
 pub mod cli;
+pub mod cmd_battle;
+pub mod cmd_calc;
 pub mod cmd_import;
 pub mod cmd_run;
 pub mod cmd_mods;

@@ -1,0 +1,244 @@
+//! Seeded random teams for headless battles (`pallet battle`, the hot-loop bench).
+//!
+//! A random mon is a uniformly chosen species at a uniformly chosen level in
+//! [`RANDOM_LEVELS`], with random DVs (two random bytes, as a wild mon gets them), no stat
+//! experience, and up to four distinct moves drawn uniformly from everything the species knows
+//! by that level (its level-1 moves plus its learnset up to the level). Everything is drawn
+//! from the given [`Rng`], so a seed fixes the team.
+
+use std::ops::RangeInclusive;
+
+use crate::data::{Dataset, MoveId, SpeciesId};
+use crate::pokemon::{Dvs, Pokemon, MOVE_SLOTS, PARTY_CAPACITY};
+use crate::rng::Rng;
+
+/// Levels random mons are drawn from.
+pub const RANDOM_LEVELS: RangeInclusive<u8> = 50..=100;
+
+/// The seed of battle number `index` in a run seeded with `seed`: a splitmix64 mix of both, so
+/// neighbouring indices give unrelated streams and any split of a run over threads reproduces
+/// the same battles.
+pub fn stream_seed(seed: u64, index: u64) -> u64 {
+    let mut z = seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(17);
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// A random team of `size` mons (clamped to 1..=6).
+pub fn random_team(data: &Dataset, rng: &mut Rng, size: usize) -> Vec<Pokemon> {
+    let size = size.clamp(1, PARTY_CAPACITY);
+    (0..size).map(|_| random_mon(data, rng)).collect()
+}
+
+/// One random mon (see the module docs). An empty dataset yields a placeholder with no moves.
+pub fn random_mon(data: &Dataset, rng: &mut Rng) -> Pokemon {
+    let count = data.species.len().clamp(1, usize::from(u16::MAX)) as u32;
+    let species = SpeciesId(rng.below(count) as u16);
+    let (lo, hi) = (*RANDOM_LEVELS.start(), *RANDOM_LEVELS.end());
+    let level = lo + rng.below(u32::from(hi - lo) + 1) as u8;
+    let dvs = Dvs::from_bytes([rng.byte(), rng.byte()]);
+    let mut mon = Pokemon::new(data, species, level, dvs);
+    let mut pool = known_moves(data, species, level);
+    if !pool.is_empty() {
+        let picks = pool.len().min(MOVE_SLOTS);
+        // Partial Fisher–Yates: the first `picks` entries become a uniform sample.
+        for i in 0..picks {
+            let j = i + rng.below((pool.len() - i) as u32) as usize;
+            pool.swap(i, j);
+        }
+        mon.moves = [None; MOVE_SLOTS];
+        mon.pp_ups = [0; MOVE_SLOTS];
+        for (slot, m) in pool.iter().take(picks).enumerate() {
+            mon.moves[slot] = Some(*m);
+        }
+        for slot in 0..MOVE_SLOTS {
+            mon.pp[slot] = mon.max_pp(data, slot).unwrap_or(0);
+        }
+    }
+    mon
+}
+
+/// Every move `species` knows by `level`: level-1 moves then learnset moves, without
+/// duplicates, in that order.
+pub fn known_moves(data: &Dataset, species: SpeciesId, level: u8) -> Vec<MoveId> {
+    let mut out: Vec<MoveId> = Vec::with_capacity(16);
+    if let Some(sp) = data.get_species(species) {
+        let learned = sp
+            .learnset
+            .iter()
+            .filter(|(l, _)| *l <= level)
+            .map(|(_, m)| *m);
+        for m in sp.start_moves.iter().copied().chain(learned) {
+            if m.0 != 0 && !out.contains(&m) && data.get_move(m).is_some() {
+                out.push(m);
+            }
+        }
+    }
+    out
+}
+
+// ----- random-choice play ----------------------------------------------------------------------
+
+use smallvec::SmallVec;
+
+use pallet_api::Runtime;
+
+use super::{Action, Battle, BattleKind, BattleResult, BattleStyle, NeedsChoice, Side};
+
+/// Rounds after which a random battle is called a draw (two Ghosts that can only Struggle at
+/// each other never finish).
+pub const MAX_TURNS: u32 = 1000;
+
+/// How a headless battle ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayOutcome {
+    /// `Win` = side 1 (the player side) won, `Lose` = side 2 won, `Draw` for double knock-outs
+    /// and battles stopped at [`MAX_TURNS`].
+    pub result: BattleResult,
+    pub turns: u32,
+}
+
+/// The battle kind headless battles use: a trainer battle (no running, no balls).
+pub fn headless_kind() -> BattleKind {
+    BattleKind::Trainer {
+        class: "HEADLESS".to_string(),
+        index: 0,
+        name: "P2".to_string(),
+    }
+}
+
+/// A headless battle between two teams: rows off, link-battle rules (both sides spend PP, no
+/// EXP) and the SET style (no free switch for side 1 when side 2 sends a new mon), so the two
+/// sides play by the same rules; a draw after [`MAX_TURNS`] rounds.
+pub fn headless_battle(
+    data: &'static Dataset,
+    p1: Vec<Pokemon>,
+    p2: Vec<Pokemon>,
+    rng: Rng,
+) -> Battle<Rng> {
+    let mut b = Battle::new(data, headless_kind(), p1, p2, rng);
+    b.set_record_rows(false);
+    b.set_style(BattleStyle::Set);
+    b.set_link_rules(true);
+    b.set_turn_limit(Some(MAX_TURNS));
+    b
+}
+
+/// Play `battle` to the end with both sides choosing uniformly among their legal actions,
+/// drawing choices from `chooser`. Stops at `max_turns` rounds (a draw).
+pub fn play_random<R: super::BattleRng>(
+    battle: &mut Battle<R>,
+    rt: &Runtime,
+    chooser: &mut Rng,
+    max_turns: u32,
+) -> PlayOutcome {
+    let mut p1: SmallVec<[Action; 12]> = SmallVec::new();
+    let mut p2: SmallVec<[Action; 12]> = SmallVec::new();
+    loop {
+        if battle.needs_choice() == NeedsChoice::Finished {
+            break;
+        }
+        if battle.turn() >= max_turns {
+            return PlayOutcome {
+                result: BattleResult::Draw,
+                turns: battle.turn(),
+            };
+        }
+        battle.legal_actions(Side::Player, &mut p1);
+        battle.legal_actions(Side::Enemy, &mut p2);
+        let a = pick(&p1, chooser);
+        let b = pick(&p2, chooser);
+        if battle.submit(rt, a, b).is_err() {
+            // Legal actions are always accepted; a refusal would be an engine bug. Stop rather
+            // than spin.
+            return PlayOutcome {
+                result: BattleResult::Draw,
+                turns: battle.turn(),
+            };
+        }
+        battle.clear_rows();
+    }
+    PlayOutcome {
+        result: battle.result().unwrap_or(BattleResult::Draw),
+        turns: battle.turn(),
+    }
+}
+
+#[inline]
+fn pick(actions: &[Action], rng: &mut Rng) -> Action {
+    match actions.len() {
+        0 => Action::Continue,
+        1 => actions[0],
+        n => actions[rng.below(n as u32) as usize],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::gen1;
+
+    #[test]
+    fn random_teams_are_deterministic() {
+        let data = gen1();
+        let a = random_team(data, &mut Rng::new(42), 6);
+        let b = random_team(data, &mut Rng::new(42), 6);
+        assert_eq!(a, b);
+        let c = random_team(data, &mut Rng::new(43), 6);
+        assert_ne!(a, c);
+        assert_eq!(random_team(data, &mut Rng::new(1), 9).len(), 6);
+        assert_eq!(random_team(data, &mut Rng::new(1), 0).len(), 1);
+    }
+
+    #[test]
+    fn random_mons_are_legal() {
+        let data = gen1();
+        let mut rng = Rng::new(7);
+        for _ in 0..300 {
+            let m = random_mon(data, &mut rng);
+            assert!(RANDOM_LEVELS.contains(&m.level));
+            assert_eq!(m.hp, m.stats.max_hp);
+            let pool = known_moves(data, m.species, m.level);
+            let moves: Vec<MoveId> = m.moves.iter().flatten().copied().collect();
+            assert_eq!(moves.len(), pool.len().min(MOVE_SLOTS));
+            for (slot, mv) in moves.iter().enumerate() {
+                assert!(pool.contains(mv));
+                assert!(!moves[..slot].contains(mv), "duplicate move");
+                assert_eq!(m.pp[slot], data.move_data(*mv).pp);
+            }
+        }
+    }
+
+    #[test]
+    fn stream_seeds_differ_by_index_and_seed() {
+        let s: std::collections::BTreeSet<u64> = (0..1000).map(|i| stream_seed(1, i)).collect();
+        assert_eq!(s.len(), 1000);
+        assert_ne!(stream_seed(1, 0), stream_seed(2, 0));
+    }
+
+    #[test]
+    fn random_battles_finish_and_replay() {
+        let data = gen1();
+        let rt = Runtime::default();
+        let run = |seed: u64| {
+            let mut teams = Rng::new(seed);
+            let p1 = random_team(data, &mut teams, 6);
+            let p2 = random_team(data, &mut teams, 6);
+            let mut b = headless_battle(data, p1, p2, Rng::new(seed ^ 1));
+            let mut chooser = Rng::new(seed ^ 2);
+            let out = play_random(&mut b, &rt, &mut chooser, MAX_TURNS);
+            (out, b.rng().state(), chooser.state())
+        };
+        for seed in 0..20 {
+            let (out, rs, cs) = run(seed);
+            assert!(out.turns <= MAX_TURNS);
+            assert!(matches!(
+                out.result,
+                BattleResult::Win | BattleResult::Lose | BattleResult::Draw
+            ));
+            assert_eq!(run(seed), (out, rs, cs));
+        }
+    }
+}

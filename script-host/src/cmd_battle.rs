@@ -1,0 +1,273 @@
+//! `pallet battle`: headless random battles.
+//!
+//! Battle `i` of a run seeded with `S` draws everything (random teams, the battle's own rolls,
+//! both sides' choices) from streams seeded by `stream_seed(S, i)`, so a battle does not depend
+//! on which thread ran it: `--jobs N` gives the same totals and checksum for every `N`. The
+//! checksum is a wrapping sum over battles of a hash of (index, final battle RNG state, final
+//! choice RNG state) — order-independent, so per-thread partial sums combine exactly.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use pallet_api::Runtime;
+use pallet_engine::battle::random::{
+    headless_battle, play_random, random_team, stream_seed, MAX_TURNS,
+};
+use pallet_engine::battle::teams::import_team;
+use pallet_engine::battle::BattleResult;
+use pallet_engine::data::{self, Dataset};
+use pallet_engine::pokemon::Pokemon;
+use pallet_engine::rng::Rng;
+use serde::Serialize;
+
+/// Battles a worker claims at a time.
+const CHUNK: u64 = 64;
+
+#[derive(clap::Args, Debug)]
+pub struct BattleArgs {
+    /// RNG seed of the run.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Number of battles.
+    #[arg(long, default_value_t = 1)]
+    pub count: u64,
+    /// Side 1's team (Pokémon Showdown export format); random teams of six when absent.
+    #[arg(long, value_name = "FILE")]
+    pub p1: Option<PathBuf>,
+    /// Side 2's team (Pokémon Showdown export format); random teams of six when absent.
+    #[arg(long, value_name = "FILE")]
+    pub p2: Option<PathBuf>,
+    /// Print one JSON object: battles, turns, p1_wins, p2_wins, draws, checksum.
+    #[arg(long)]
+    pub json: bool,
+    /// Worker threads (results are identical for any value).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub jobs: u64,
+    /// Rounds after which a battle is called a draw.
+    #[arg(long, default_value_t = MAX_TURNS, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_turns: u32,
+}
+
+/// Totals of a run (also the `--json` object, keys in this order).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Totals {
+    pub battles: u64,
+    pub turns: u64,
+    pub p1_wins: u64,
+    pub p2_wins: u64,
+    pub draws: u64,
+    #[serde(serialize_with = "hex")]
+    pub checksum: u64,
+}
+
+fn hex<S: serde::Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&format!("{v:016x}"))
+}
+
+impl Totals {
+    fn merge(&mut self, o: &Totals) {
+        self.battles += o.battles;
+        self.turns += o.turns;
+        self.p1_wins += o.p1_wins;
+        self.p2_wins += o.p2_wins;
+        self.draws += o.draws;
+        self.checksum = self.checksum.wrapping_add(o.checksum);
+    }
+}
+
+/// The fixed teams of a run (`None` = random per battle).
+struct Teams {
+    p1: Option<Vec<Pokemon>>,
+    p2: Option<Vec<Pokemon>>,
+}
+
+fn load_team(data: &Dataset, path: &PathBuf) -> Result<Vec<Pokemon>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    import_team(data, &text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Run battle `index` of the run seeded `seed`; returns its contribution to the totals.
+fn run_one(
+    data: &'static Dataset,
+    rt: &Runtime,
+    teams: &Teams,
+    seed: u64,
+    index: u64,
+    max_turns: u32,
+) -> Totals {
+    let s = stream_seed(seed, index);
+    let mut team_rng = Rng::new(s);
+    let p1 = teams
+        .p1
+        .clone()
+        .unwrap_or_else(|| random_team(data, &mut team_rng, 6));
+    let p2 = teams
+        .p2
+        .clone()
+        .unwrap_or_else(|| random_team(data, &mut team_rng, 6));
+    let mut battle = headless_battle(data, p1, p2, Rng::new(s ^ 0xB477_1E00_0000_0001));
+    let mut chooser = Rng::new(s ^ 0xC400_5E00_0000_0002);
+    let out = play_random(&mut battle, rt, &mut chooser, max_turns);
+    let mut t = Totals {
+        battles: 1,
+        turns: u64::from(out.turns),
+        ..Totals::default()
+    };
+    match out.result {
+        BattleResult::Win => t.p1_wins = 1,
+        BattleResult::Lose => t.p2_wins = 1,
+        _ => t.draws = 1,
+    }
+    t.checksum = stream_seed(index ^ battle.rng().state(), chooser.state());
+    t
+}
+
+/// One batch of battles.
+pub struct Batch {
+    pub seed: u64,
+    pub count: u64,
+    pub jobs: u64,
+    pub max_turns: u32,
+    /// Fixed teams (`None` = a random team of six per battle).
+    pub p1: Option<Vec<Pokemon>>,
+    pub p2: Option<Vec<Pokemon>>,
+}
+
+/// Run the whole batch over `batch.jobs` threads; `progress` counts finished battles.
+pub fn run_batch(data: &'static Dataset, batch: Batch, progress: &AtomicU64) -> Totals {
+    let Batch {
+        seed,
+        count,
+        jobs,
+        max_turns,
+        p1,
+        p2,
+    } = batch;
+    let teams = Teams { p1, p2 };
+    let next = AtomicU64::new(0);
+    let jobs = jobs.clamp(1, 256).min(count.div_ceil(CHUNK).max(1));
+    let mut total = Totals::default();
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..jobs)
+            .map(|_| {
+                scope.spawn(|| {
+                    let rt = Runtime::default();
+                    let mut local = Totals::default();
+                    loop {
+                        let start = next.fetch_add(CHUNK, Ordering::Relaxed);
+                        if start >= count {
+                            break;
+                        }
+                        let end = (start + CHUNK).min(count);
+                        for i in start..end {
+                            local.merge(&run_one(data, &rt, &teams, seed, i, max_turns));
+                        }
+                        progress.fetch_add(end - start, Ordering::Relaxed);
+                    }
+                    local
+                })
+            })
+            .collect();
+        for w in workers {
+            // A worker only panics on an engine bug; report it as a failed battle count rather
+            // than aborting the run silently.
+            match w.join() {
+                Ok(t) => total.merge(&t),
+                Err(_) => eprintln!("pallet battle: a worker thread panicked"),
+            }
+        }
+    });
+    total
+}
+
+/// Draws a progress bar on stderr while `done < total` (terminal only).
+struct Progress {
+    total: u64,
+}
+
+impl Progress {
+    fn draw(&self, done: u64) {
+        const WIDTH: u64 = 30;
+        let filled = if self.total == 0 {
+            WIDTH
+        } else {
+            done.min(self.total) * WIDTH / self.total
+        };
+        let bar: String = (0..WIDTH)
+            .map(|i| if i < filled { '#' } else { '-' })
+            .collect();
+        let mut err = std::io::stderr().lock();
+        let _ = write!(err, "\r[{bar}] {done}/{} battles", self.total);
+        let _ = err.flush();
+    }
+
+    fn clear(&self) {
+        let mut err = std::io::stderr().lock();
+        let _ = write!(err, "\r{:60}\r", "");
+        let _ = err.flush();
+    }
+}
+
+/// Entry point; returns the exit code.
+pub fn run(args: BattleArgs) -> i32 {
+    let data = data::gen1();
+    let p1 = match args.p1.as_ref().map(|p| load_team(data, p)).transpose() {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("pallet battle: {e}");
+            return 2;
+        }
+    };
+    let p2 = match args.p2.as_ref().map(|p| load_team(data, p)).transpose() {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("pallet battle: {e}");
+            return 2;
+        }
+    };
+    let progress = AtomicU64::new(0);
+    let show = std::io::stderr().is_terminal() && args.count > 0;
+    let totals = std::thread::scope(|scope| {
+        let batch = Batch {
+            seed: args.seed,
+            count: args.count,
+            jobs: args.jobs,
+            max_turns: args.max_turns,
+            p1,
+            p2,
+        };
+        let worker = scope.spawn(|| run_batch(data, batch, &progress));
+        if show {
+            let bar = Progress { total: args.count };
+            while !worker.is_finished() {
+                bar.draw(progress.load(Ordering::Relaxed));
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            bar.clear();
+        }
+        worker.join()
+    });
+    let Ok(totals) = totals else {
+        eprintln!("pallet battle: the run failed");
+        return 1;
+    };
+    if args.json {
+        match serde_json::to_string(&totals) {
+            Ok(s) => println!("{s}"),
+            Err(e) => {
+                eprintln!("pallet battle: {e}");
+                return 1;
+            }
+        }
+    } else {
+        println!("battles   {}", totals.battles);
+        println!("turns     {}", totals.turns);
+        println!("p1 wins   {}", totals.p1_wins);
+        println!("p2 wins   {}", totals.p2_wins);
+        println!("draws     {}", totals.draws);
+        println!("checksum  {:016x}", totals.checksum);
+    }
+    0
+}
