@@ -2,6 +2,7 @@
 
 pub mod access;
 mod bitset;
+pub mod budget;
 pub mod catalog;
 pub mod content;
 mod diagnostics;

@@ -17,8 +17,10 @@
 //! # assert!(!allowed);
 //! ```
 
+use std::cell::OnceCell;
 use std::rc::Rc;
 
+use crate::budget::DispatchBudget;
 use crate::diagnostics::{Diagnostic, Level, LogFeed};
 use crate::event_bus::{EventBus, ListenerHandle, Subscription};
 use crate::events::{Event, ListenerResult};
@@ -39,6 +41,9 @@ pub struct Runtime {
     events: EventBus,
     owners: Owners,
     diagnostics: LogFeed,
+    /// The per-dispatch script budget every host of this runtime shares (allocated on first
+    /// use, so a runtime without script hosts allocates nothing for it).
+    budget: OnceCell<Rc<DispatchBudget>>,
 }
 
 impl Runtime {
@@ -213,6 +218,14 @@ impl Runtime {
             priority,
             once,
         }
+    }
+
+    // ----- script budget -----------------------------------------------------------------------
+
+    /// The per-dispatch operation budget shared by every script host of this runtime (Rhai and
+    /// Lua links charge one counter per dispatch; see [`crate::budget`]).
+    pub fn dispatch_budget(&self) -> Rc<DispatchBudget> {
+        self.budget.get_or_init(Rc::default).clone()
     }
 
     // ----- diagnostics -------------------------------------------------------------------------

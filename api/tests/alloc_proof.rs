@@ -67,12 +67,24 @@ fn stepped_site(rt: &Runtime, x: i32, y: i32) {
 #[test]
 fn unsubscribed_sites_allocate_nothing() {
     let rt = Runtime::new();
-    let (allowed, n) = allocations(|| (0..1000).map(|i| dock_site(&rt, i, i)).filter(|a| *a).count());
+    let (allowed, n) = allocations(|| {
+        (0..1000)
+            .map(|i| dock_site(&rt, i, i))
+            .filter(|a| *a)
+            .count()
+    });
     assert_eq!((allowed, n), (0, 0));
     let ((), n) = allocations(|| (0..1000).for_each(|i| stepped_site(&rt, i, i)));
     assert_eq!(n, 0);
     // Unguarded calls with scalar arguments are free too.
-    let (out, n) = allocations(|| rt.call::<hooks::SaveWrite>(hooks::SaveWriteArgs { game: GameInfo::default() }, |_| true));
+    let (out, n) = allocations(|| {
+        rt.call::<hooks::SaveWrite>(
+            hooks::SaveWriteArgs {
+                game: GameInfo::default(),
+            },
+            |_| true,
+        )
+    });
     assert_eq!((out, n), (true, 0));
 }
 

@@ -26,10 +26,10 @@ impl Hook for Other {
     type Out = &'static str;
 }
 
-fn vanilla_counter() -> (
-    Rc<Cell<u32>>,
-    impl Fn() -> Box<dyn FnOnce((i64, i64)) -> i64>,
-) {
+type Vanilla = Box<dyn FnOnce((i64, i64)) -> i64>;
+
+/// A call counter and a factory of counting `a + b` vanillas.
+fn vanilla_counter() -> (Rc<Cell<u32>>, impl Fn() -> Vanilla) {
     let count = Rc::new(Cell::new(0));
     let c = count.clone();
     (count, move || {
