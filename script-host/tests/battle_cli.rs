@@ -1,0 +1,220 @@
+//! `pallet battle` and `pallet calc` end to end through the real binary.
+
+use std::process::{Command, Output};
+
+fn pallet(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pallet"))
+        .args(args)
+        .output()
+        .expect("run pallet")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("utf-8 output")
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).expect("one JSON object")
+}
+
+#[test]
+fn battle_json_is_deterministic_and_independent_of_jobs() {
+    let args = ["battle", "--seed", "1", "--count", "2000", "--json"];
+    let a = pallet(&args);
+    let b = pallet(&args);
+    assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
+    assert_eq!(a.stdout, b.stdout, "same seed, same output");
+    // Piped stderr: no progress bar.
+    assert!(
+        a.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&a.stderr)
+    );
+    let v = json(&a);
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    let mut want = vec![
+        "battles", "turns", "p1_wins", "p2_wins", "draws", "checksum",
+    ];
+    want.sort_unstable();
+    let mut got = keys.clone();
+    got.sort_unstable();
+    assert_eq!(got, want);
+    assert_eq!(v["battles"], 2000);
+    let sum = v["p1_wins"].as_u64().unwrap()
+        + v["p2_wins"].as_u64().unwrap()
+        + v["draws"].as_u64().unwrap();
+    assert_eq!(sum, 2000);
+    assert!(v["turns"].as_u64().unwrap() > 2000);
+    // Exactly one line, keys in the documented order.
+    let text = stdout(&a);
+    assert_eq!(text.lines().count(), 1);
+    assert!(text.starts_with("{\"battles\":2000,\"turns\":"), "{text}");
+
+    let j1 = pallet(&[
+        "battle", "--seed", "1", "--count", "2000", "--json", "--jobs", "1",
+    ]);
+    let j2 = pallet(&[
+        "battle", "--seed", "1", "--count", "2000", "--json", "--jobs", "2",
+    ]);
+    let j3 = pallet(&[
+        "battle", "--seed", "1", "--count", "2000", "--json", "--jobs", "3",
+    ]);
+    assert_eq!(j1.stdout, a.stdout);
+    assert_eq!(j1.stdout, j2.stdout);
+    assert_eq!(j1.stdout, j3.stdout);
+
+    let other = json(&pallet(&[
+        "battle", "--seed", "2", "--count", "2000", "--json",
+    ]));
+    assert_ne!(other["checksum"], v["checksum"]);
+}
+
+#[test]
+fn battle_text_output_and_team_files() {
+    let dir = std::env::temp_dir().join(format!("pallet-battle-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let team = dir.join("team.txt");
+    std::fs::write(
+        &team,
+        "Zapdos\nLevel: 60\n- Thunderbolt\n- Drill Peck\n\nSnorlax\nLevel: 60\n- Body Slam\n- Rest\n",
+    )
+    .unwrap();
+    let t = team.to_str().unwrap();
+    let o = pallet(&[
+        "battle", "--seed", "3", "--count", "20", "--p1", t, "--p2", t,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = stdout(&o);
+    for label in [
+        "battles   20",
+        "turns",
+        "p1 wins",
+        "p2 wins",
+        "draws",
+        "checksum",
+    ] {
+        assert!(text.contains(label), "{label}: {text}");
+    }
+    // A broken team file: one-line error naming the file and line, exit 2.
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "Zapdos\n- Thunderbolt\n- Kamehameha\n").unwrap();
+    let o = pallet(&["battle", "--p1", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("line 3: unknown move `Kamehameha`"), "{err}");
+    let o = pallet(&["battle", "--p2", dir.join("missing.txt").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn battle_bad_arguments_exit_2() {
+    for args in [
+        &["battle", "--count", "lots"][..],
+        &["battle", "--jobs", "0"],
+        &["battle", "--seed", "-1"],
+        &["battle", "--frobnicate"],
+    ] {
+        let o = pallet(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&o.stderr).lines().count(),
+            1,
+            "{args:?}"
+        );
+    }
+}
+
+#[test]
+fn calc_hand_computed_case() {
+    // Rattata L5 (Atk 12) tackles Pidgey L5 (Def 10), DVs 15, no stat exp:
+    // (2*5/5+2)*35*12/10/50 = 3, +2 = 5, STAB -> 7; 7*f/255 for f = 217..=255.
+    let o = pallet(&[
+        "calc",
+        "rattata",
+        "PIDGEY",
+        "Tackle",
+        "--attacker-level",
+        "5",
+        "--defender-level",
+        "5",
+        "--statexp",
+        "0",
+        "--json",
+    ]);
+    let v = json(&o);
+    let rolls: Vec<u64> = v["rolls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_u64().unwrap())
+        .collect();
+    let mut want = vec![5, 5];
+    want.extend(std::iter::repeat_n(6, 36));
+    want.push(7);
+    assert_eq!(rolls, want);
+    // Plain output: the same numbers, space-separated.
+    let o = pallet(&[
+        "calc",
+        "rattata",
+        "pidgey",
+        "tackle",
+        "--attacker-level",
+        "5",
+        "--defender-level",
+        "5",
+        "--statexp",
+        "0",
+    ]);
+    let plain: Vec<u64> = stdout(&o)
+        .split_whitespace()
+        .map(|n| n.parse().unwrap())
+        .collect();
+    assert_eq!(plain, want);
+}
+
+#[test]
+fn calc_names_and_no_effect() {
+    let a = stdout(&pallet(&["calc", "Mr. Mime", "MR_MIME", "psychic"]));
+    let b = stdout(&pallet(&["calc", "mrmime", "Mr Mime", "PSYCHIC_M"]));
+    assert_eq!(a, b);
+    assert_eq!(a.split_whitespace().count(), 39);
+    let o = pallet(&["calc", "rattata", "gastly", "tackle", "--json"]);
+    assert_eq!(json(&o)["rolls"], serde_json::json!([0]));
+    let o = pallet(&["calc", "rattata", "pidgey", "growl", "--json"]);
+    assert_eq!(json(&o)["rolls"], serde_json::json!([0]));
+}
+
+#[test]
+fn calc_unknown_names_and_bad_args_exit_2() {
+    for args in [
+        &["calc", "agumon", "pidgey", "tackle"][..],
+        &["calc", "pidgey", "rattata", "hadouken"],
+        &["calc", "pidgey", "nobody", "tackle"],
+        &["calc", "pidgey", "rattata"],
+        &["calc", "pidgey", "rattata", "tackle", "--dv", "16"],
+        &[
+            "calc",
+            "pidgey",
+            "rattata",
+            "tackle",
+            "--attacker-level",
+            "0",
+        ],
+        &[
+            "calc",
+            "pidgey",
+            "rattata",
+            "tackle",
+            "--defender-level",
+            "101",
+        ],
+    ] {
+        let o = pallet(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(o.stdout.is_empty());
+    }
+}
