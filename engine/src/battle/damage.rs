@@ -79,14 +79,83 @@ pub(crate) fn type_adjust(
     (dmg, mult, zero)
 }
 
-/// The random factor byte: `BattleRandom`, rotated right, retried until >= 217.
-#[inline]
-pub(crate) fn roll_random_factor<R: BattleRng>(rng: &mut R) -> u8 {
-    loop {
-        let r = rng.byte().rotate_right(1);
-        if r >= 217 {
-            return r;
+/// The matchup table split by attacking type, each list in table order: the same rows
+/// `type_adjust` would visit, without scanning the whole table on every hit.
+#[derive(Clone, Debug)]
+pub(crate) struct MatchupIndex {
+    rows: [[(Type, u8); 12]; 17],
+    len: [u8; 17],
+    /// A type with more than 12 rows (not in the Gen 1/2 tables): use the full scan.
+    overflow: bool,
+    /// Address of the table this index was built from.
+    built_from: usize,
+}
+
+impl MatchupIndex {
+    /// The index for a dataset, built once per generation (datasets are static singletons).
+    pub(crate) fn for_dataset(data: &'static crate::data::Dataset) -> &'static MatchupIndex {
+        use std::sync::OnceLock;
+        static CACHE: [OnceLock<MatchupIndex>; 3] =
+            [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+        let slot = usize::from(data.generation).min(2);
+        let ix = CACHE[slot].get_or_init(|| MatchupIndex::new(data.type_matchups()));
+        if ix.built_from == data.type_matchups().as_ptr() as usize {
+            ix
+        } else {
+            // A dataset that is not the generation's singleton: build and keep its own index.
+            Box::leak(Box::new(MatchupIndex::new(data.type_matchups())))
         }
+    }
+
+    pub(crate) fn new(matchups: &[(Type, Type, u8)]) -> MatchupIndex {
+        let mut ix = MatchupIndex {
+            rows: [[(Type::Normal, 10); 12]; 17],
+            len: [0; 17],
+            overflow: false,
+            built_from: matchups.as_ptr() as usize,
+        };
+        for &(at, dt, m) in matchups {
+            let a = at as usize;
+            let n = usize::from(ix.len[a]);
+            if n >= 12 {
+                ix.overflow = true;
+                continue;
+            }
+            ix.rows[a][n] = (dt, m);
+            ix.len[a] += 1;
+        }
+        ix
+    }
+
+    /// Same result as [`type_adjust`] on the table this index was built from.
+    pub(crate) fn adjust(
+        &self,
+        matchups: &[(Type, Type, u8)],
+        damage: u16,
+        move_ty: Type,
+        user_types: [Type; 2],
+        target_types: [Type; 2],
+    ) -> (u16, u8, bool) {
+        if self.overflow {
+            return type_adjust(matchups, damage, move_ty, user_types, target_types);
+        }
+        let mut dmg = damage;
+        if move_ty == user_types[0] || move_ty == user_types[1] {
+            dmg = dmg.wrapping_add(dmg >> 1);
+        }
+        let a = move_ty as usize;
+        let mut mult = 10u8;
+        let mut zero = false;
+        for &(dt, m) in &self.rows[a][..usize::from(self.len[a])] {
+            if dt == target_types[0] || dt == target_types[1] {
+                mult = m;
+                dmg = (u32::from(dmg) * u32::from(m) / 10) as u16;
+                if dmg == 0 {
+                    zero = true;
+                }
+            }
+        }
+        (dmg, mult, zero)
     }
 }
 
@@ -274,7 +343,7 @@ impl<R: BattleRng> Battle<R> {
     pub(crate) fn adjust_for_type(&mut self, a: Side, dmg: u16) -> u16 {
         let user = self.bat(a);
         let target = self.bat(a.other());
-        let (dmg, mult, zero) = type_adjust(
+        let (dmg, mult, zero) = self.matchups.adjust(
             self.data.type_matchups(),
             dmg,
             user.cur.ty,
@@ -293,7 +362,7 @@ impl<R: BattleRng> Battle<R> {
         if dmg <= 1 {
             return dmg;
         }
-        let f = roll_random_factor(&mut self.rng);
+        let f = self.rng.damage_factor();
         apply_random_factor(dmg, f)
     }
 

@@ -150,6 +150,11 @@ pub(crate) const fn percent(n: u16) -> u8 {
     (n * 255 / 100) as u8
 }
 
+/// Side-effect thresholds as the cartridge writes them (`n percent + 1`): a roll below hits.
+const CHANCE_20: u8 = percent(20) + 1;
+const CHANCE_33: u8 = percent(33) + 1;
+const CHANCE_40: u8 = percent(40) + 1;
+
 impl<R: BattleRng> Battle<R> {
     /// Dispatch one effect routine (`JumpMoveEffect`).
     pub(crate) fn run_effect(&mut self, rt: &Runtime, a: Side) {
@@ -319,7 +324,7 @@ impl<R: BattleRng> Battle<R> {
             return;
         }
         if side_effect {
-            if self.rng.byte() >= percent(33) + 1 {
+            if self.rng.byte() >= CHANCE_33 {
                 return;
             }
         } else {
@@ -424,12 +429,12 @@ impl<R: BattleRng> Battle<R> {
         }
         match e {
             MoveEffect::PoisonSideEffect1 => {
-                if self.rng.byte() >= percent(20) + 1 {
+                if self.rng.byte() >= CHANCE_20 {
                     return;
                 }
             }
             MoveEffect::PoisonSideEffect2 => {
-                if self.rng.byte() >= percent(40) + 1 {
+                if self.rng.byte() >= CHANCE_40 {
                     return;
                 }
             }

@@ -315,7 +315,7 @@ impl<R: BattleRng> Battle<R> {
         if self.last_damage == 0 {
             return;
         }
-        self.last_damage = self.last_damage.checked_mul(2).unwrap_or(0xFFFF);
+        self.last_damage = self.last_damage.saturating_mul(2);
         self.move_missed = false;
         self.move_hit_test(rt, a);
     }

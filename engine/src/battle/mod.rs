@@ -163,6 +163,40 @@ pub enum BattleError {
     Illegal { side: Side, action: Action },
 }
 
+/// A fixed-capacity action list (4 moves or Struggle/Continue, 5 switches, Run: at most 11).
+#[derive(Clone, Copy)]
+pub(crate) struct ActionBuf {
+    items: [Action; 12],
+    len: usize,
+}
+
+impl Default for ActionBuf {
+    fn default() -> Self {
+        ActionBuf {
+            items: [Action::Continue; 12],
+            len: 0,
+        }
+    }
+}
+
+impl ActionBuf {
+    #[inline(always)]
+    pub(crate) fn push(&mut self, a: Action) {
+        if self.len < self.items.len() {
+            self.items[self.len] = a;
+            self.len += 1;
+        }
+    }
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+    #[inline(always)]
+    pub(crate) fn as_slice(&self) -> &[Action] {
+        &self.items[..self.len]
+    }
+}
+
 /// Internal phase of the state machine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Phase {
@@ -217,6 +251,8 @@ pub struct Battle<R: BattleRng = Rng> {
     pub(crate) capture_store: Option<Box<capture::CaptureStore>>,
     /// What the last successful throw stored (see `capture`).
     pub(crate) caught: Option<Box<capture::CaughtMon>>,
+    /// The dataset's type matchups indexed by attacking type.
+    pub(crate) matchups: &'static damage::MatchupIndex,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -267,6 +303,7 @@ impl<R: BattleRng> Battle<R> {
             level_ups: 0,
             capture_store: None,
             caught: None,
+            matchups: damage::MatchupIndex::for_dataset(data),
         };
         b.open();
         b
@@ -333,30 +370,33 @@ impl<R: BattleRng> Battle<R> {
     /// The actions `side` may take now (no allocation: fits the inline capacity).
     pub fn legal_actions(&self, side: Side, out: &mut SmallVec<[Action; 12]>) {
         out.clear();
+        // Built in a fixed buffer and copied once (cheaper than pushing one by one).
+        let mut buf = ActionBuf::default();
         match self.phase {
             Phase::Finished => {}
-            Phase::Round => self.round_actions(side, out),
+            Phase::Round => self.round_actions(side, &mut buf),
             Phase::Replacement { player, enemy } => {
                 let needed = match side {
                     Side::Player => player,
                     Side::Enemy => enemy,
                 };
                 if needed {
-                    self.push_switches(side, out);
+                    self.push_switches(side, &mut buf);
                     if side == Side::Player && self.kind.is_wild() {
-                        out.push(Action::Run);
+                        buf.push(Action::Run);
                     }
                 } else {
-                    out.push(Action::Continue);
+                    buf.push(Action::Continue);
                 }
             }
             Phase::Shift => {
-                out.push(Action::Continue);
+                buf.push(Action::Continue);
                 if side == Side::Player {
-                    self.push_switches(side, out);
+                    self.push_switches(side, &mut buf);
                 }
             }
         }
+        out.extend_from_slice(buf.as_slice());
     }
 
     /// Resolve one step with both sides' choices (a side that has nothing to choose passes
@@ -513,7 +553,7 @@ impl<R: BattleRng> Battle<R> {
         self.sides[side.idx()].mon().stats.max_hp
     }
 
-    fn push_switches(&self, side: Side, out: &mut SmallVec<[Action; 12]>) {
+    fn push_switches(&self, side: Side, out: &mut ActionBuf) {
         let s = &self.sides[side.idx()];
         for (i, m) in s.party.iter().enumerate() {
             if m.hp > 0 && i != s.active as usize {
@@ -523,16 +563,48 @@ impl<R: BattleRng> Battle<R> {
     }
 
     fn check_legal(&self, side: Side, action: Action) -> Result<(), BattleError> {
-        let mut legal: SmallVec<[Action; 12]> = SmallVec::new();
-        self.legal_actions(side, &mut legal);
-        let ok = legal.contains(&action)
-            || (matches!(action, Action::Item(_))
-                && side == Side::Player
-                && self.phase == Phase::Round);
-        if ok {
+        if self.is_legal(side, action) {
             Ok(())
         } else {
             Err(BattleError::Illegal { side, action })
+        }
+    }
+
+    /// Is `action` among [`Battle::legal_actions`] for `side` (or a player item in a round)?
+    /// Decided directly, without building the list.
+    pub fn is_legal(&self, side: Side, action: Action) -> bool {
+        let s = &self.sides[side.idx()];
+        let switch_ok = |i: u8| s.party.get(i as usize).is_some_and(|m| m.hp > 0) && i != s.active;
+        match self.phase {
+            Phase::Finished => false,
+            Phase::Round => {
+                let locked = self.locked(side);
+                let menu = !locked && !self.no_move_choice(side);
+                match action {
+                    Action::Item(_) => side == Side::Player,
+                    Action::Continue => !menu,
+                    Action::Move(slot) => menu && self.move_usable(side, slot as usize),
+                    Action::Struggle => menu && !(0..4).any(|i| self.move_usable(side, i)),
+                    Action::Switch(i) => {
+                        !locked && (side == Side::Player || !self.kind.is_wild()) && switch_ok(i)
+                    }
+                    Action::Run => !locked && side == Side::Player && self.kind.is_wild(),
+                }
+            }
+            Phase::Replacement { player, enemy } => {
+                let needed = if side == Side::Player { player } else { enemy };
+                match action {
+                    Action::Continue => !needed,
+                    Action::Switch(i) => needed && switch_ok(i),
+                    Action::Run => needed && side == Side::Player && self.kind.is_wild(),
+                    _ => false,
+                }
+            }
+            Phase::Shift => match action {
+                Action::Continue => true,
+                Action::Switch(i) => side == Side::Player && switch_ok(i),
+                _ => false,
+            },
         }
     }
 }

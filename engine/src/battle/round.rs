@@ -3,8 +3,6 @@
 //! each side's action (reference §5.2) and the end of the round (reference §5.3: status residual
 //! sweep → RFC 0016 field residual slot → side/field token ticks → `battle.turn_ended`).
 
-use smallvec::SmallVec;
-
 use pallet_api::Runtime;
 
 use crate::data::MoveId;
@@ -150,13 +148,23 @@ impl<R: BattleRng> Battle<R> {
     // ----- legal actions ------------------------------------------------------------------
 
     /// Locked into its action this round (no menu at all on the cartridge).
-    fn locked(&self, side: Side) -> bool {
+    pub(crate) fn locked(&self, side: Side) -> bool {
         let b = self.bat(side);
         b.has(flag::RECHARGE | flag::RAGE | flag::THRASHING | flag::CHARGING)
     }
 
+    /// Can the move in `slot` be chosen (known, not disabled, PP left where PP is tracked)?
+    #[inline]
+    pub(crate) fn move_usable(&self, side: Side, slot: usize) -> bool {
+        let b = self.bat(side);
+        slot < 4
+            && b.moves[slot].is_some()
+            && !b.is_disabled(slot)
+            && (!self.pp_tracked(side) || b.pp[slot] > 0)
+    }
+
     /// The move menu is skipped this round (the mon still may switch or run).
-    fn no_move_choice(&self, side: Side) -> bool {
+    pub(crate) fn no_move_choice(&self, side: Side) -> bool {
         let b = self.bat(side);
         let asleep = matches!(self.status(side), Status::Sleep(n) if n & 7 != 0);
         asleep
@@ -165,7 +173,7 @@ impl<R: BattleRng> Battle<R> {
             || self.bat(side.other()).has(flag::TRAPPING)
     }
 
-    pub(crate) fn round_actions(&self, side: Side, out: &mut SmallVec<[Action; 12]>) {
+    pub(crate) fn round_actions(&self, side: Side, out: &mut super::ActionBuf) {
         if self.locked(side) {
             out.push(Action::Continue);
             return;
@@ -403,9 +411,12 @@ impl<R: BattleRng> Battle<R> {
             return;
         }
         // 3. Token ticks: side 1, side 2, then the field.
-        tick_tokens(&mut self.sides[0].tokens);
-        tick_tokens(&mut self.sides[1].tokens);
-        tick_tokens(&mut self.field.tokens);
+        let [p, e] = &mut self.sides;
+        for list in [&mut p.tokens, &mut e.tokens, &mut self.field.tokens] {
+            if !list.is_empty() {
+                tick_tokens(list);
+            }
+        }
         // 4.
         sites::turn_ended(self, rt);
     }

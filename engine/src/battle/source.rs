@@ -7,12 +7,32 @@ use crate::rng::Rng;
 pub trait BattleRng {
     /// The next random byte, 0..=255.
     fn byte(&mut self) -> u8;
+
+    /// The damage random factor, 217..=255: the cartridge draws bytes, rotates each right by
+    /// one and keeps the first that is at least 217 (39 equally likely values). This default
+    /// does exactly that.
+    #[inline]
+    fn damage_factor(&mut self) -> u8 {
+        loop {
+            let r = self.byte().rotate_right(1);
+            if r >= 217 {
+                return r;
+            }
+        }
+    }
 }
 
 impl BattleRng for Rng {
     #[inline(always)]
     fn byte(&mut self) -> u8 {
         Rng::byte(self)
+    }
+
+    /// The same uniform distribution over 217..=255 in one draw instead of ~6.6 rejected bytes
+    /// on average (the seeded stream differs from the byte-by-byte loop; determinism holds).
+    #[inline(always)]
+    fn damage_factor(&mut self) -> u8 {
+        217 + self.below(39) as u8
     }
 }
 

@@ -133,6 +133,26 @@ fn stab_then_matchups_in_table_order() {
 }
 
 #[test]
+fn matchup_index_agrees_with_the_table_scan() {
+    use crate::battle::damage::MatchupIndex;
+    let m = data().type_matchups();
+    let ix = MatchupIndex::new(m);
+    for atk in Type::GEN1 {
+        for d1 in Type::GEN1 {
+            for d2 in Type::GEN1 {
+                for dmg in [1u16, 2, 3, 7, 100, 999, 0xFFFF] {
+                    let users = [Type::Normal, atk];
+                    assert_eq!(
+                        ix.adjust(m, dmg, atk, users, [d1, d2]),
+                        type_adjust(m, dmg, atk, users, [d1, d2])
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn random_factor_has_39_values() {
     let mut seen = std::collections::BTreeSet::new();
     for b in 0..=255u8 {

@@ -142,7 +142,7 @@ fn double_faint_with_a_reserve_enters_the_enemy_faint_path_first() {
         .position(|l| l.starts_with("SPEAROW gained"))
         .unwrap();
     assert!(i_player < i_enemy && i_enemy < i_exp);
-    assert_eq!(b.party(Side::Player)[0].exp - e0, 78 / 1);
+    assert_eq!(b.party(Side::Player)[0].exp - e0, 78);
     assert_eq!(b.result(), Some(BattleResult::Win));
     drained(&b);
 }

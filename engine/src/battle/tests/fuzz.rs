@@ -112,3 +112,105 @@ fn same_seed_same_rows_and_state() {
         assert_eq!(a, b);
     }
 }
+
+/// Throughput probe (release builds): `cargo test --release -p pallet-engine perf_probe --
+/// --ignored --nocapture`. The criterion bench in `benches/` is the measurement of record.
+#[test]
+#[ignore]
+fn perf_probe() {
+    let mut r = Rng::new(1);
+    let teams: Vec<(Vec<Pokemon>, Vec<Pokemon>)> = (0..256)
+        .map(|_| (team(&mut r, 6, false), team(&mut r, 6, false)))
+        .collect();
+    let rt = Runtime::default();
+    // On a shared machine wall time mostly measures waiting; the thread's own CPU time
+    // (Linux `/proc/thread-self/schedstat`) is reported too.
+    let cpu_ns = || -> Option<u64> {
+        std::fs::read_to_string("/proc/thread-self/schedstat")
+            .ok()?
+            .split_whitespace()
+            .next()?
+            .parse()
+            .ok()
+    };
+    let cpu0 = cpu_ns();
+    let start = std::time::Instant::now();
+    let mut turns = 0u64;
+    let n = 20_000;
+    let mut pa: SmallVec<[Action; 12]> = SmallVec::new();
+    let mut ea: SmallVec<[Action; 12]> = SmallVec::new();
+    for i in 0..n {
+        let (p, e) = teams[i % teams.len()].clone();
+        let mut b = Battle::new(data(), trainer_kind(), p, e, Rng::new(i as u64));
+        b.set_record_rows(false);
+        b.set_link_rules(true);
+        b.set_style(BattleStyle::Set);
+        b.set_turn_limit(Some(1000));
+        while b.needs_choice() != NeedsChoice::Finished {
+            b.legal_actions(Side::Player, &mut pa);
+            b.legal_actions(Side::Enemy, &mut ea);
+            let x = pick(&pa, &mut r);
+            let y = pick(&ea, &mut r);
+            let _ = b.submit(&rt, x, y);
+        }
+        turns += u64::from(b.turn());
+    }
+    let dt = start.elapsed().as_secs_f64();
+    eprintln!(
+        "{n} battles in {dt:.3}s wall: {:.0} battles/s, {:.1} turns/battle, {:.0} ns/turn",
+        n as f64 / dt,
+        turns as f64 / n as f64,
+        dt * 1e9 / turns as f64
+    );
+    if let (Some(a), Some(b)) = (cpu0, cpu_ns()) {
+        let cpu = (b - a) as f64 / 1e9;
+        eprintln!(
+            "  on-CPU {cpu:.3}s: {:.0} battles/s, {:.0} ns/turn",
+            n as f64 / cpu,
+            cpu * 1e9 / turns as f64
+        );
+    }
+}
+
+#[test]
+fn turns_allocate_nothing_without_subscribers() {
+    let rt = Runtime::default();
+    let mut r = Rng::new(42);
+    let mut pa: SmallVec<[Action; 12]> = SmallVec::new();
+    let mut ea: SmallVec<[Action; 12]> = SmallVec::new();
+    let mut turns = 0;
+    for (seed, link) in [(1u64, true), (2, false), (3, true), (4, false)] {
+        let p = team(&mut r, 6, true);
+        let e = team(&mut r, 6, true);
+        let kind = if link {
+            trainer_kind()
+        } else {
+            BattleKind::Wild
+        };
+        let mut b = Battle::new(data(), kind, p, e, Rng::new(seed));
+        b.set_record_rows(false);
+        b.set_link_rules(link);
+        b.set_turn_limit(Some(2000));
+        b.start(&rt);
+        let before = super::allocations();
+        while b.needs_choice() != NeedsChoice::Finished {
+            b.legal_actions(Side::Player, &mut pa);
+            b.legal_actions(Side::Enemy, &mut ea);
+            let x = pick(&pa, &mut r);
+            let y = pick(&ea, &mut r);
+            b.submit(&rt, x, y).unwrap();
+            turns += 1;
+        }
+        assert_eq!(
+            super::allocations(),
+            before,
+            "seed {seed}: a battle step allocated"
+        );
+    }
+    assert!(turns > 50);
+    // The counter does count.
+    let c = super::allocations();
+    let v = std::hint::black_box(vec![1u8; 10]);
+    assert!(super::allocations() > c);
+    drop(v);
+}

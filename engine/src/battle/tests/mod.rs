@@ -100,6 +100,7 @@ pub(crate) fn texts(b: &mut Battle<ScriptedRng>) -> Vec<String> {
     rows.iter().filter_map(|r| r.render(b)).collect()
 }
 
+#[allow(dead_code)]
 pub(crate) fn msgs(b: &mut Battle<ScriptedRng>) -> Vec<Msg> {
     b.rows()
         .filter_map(|r| match r {
@@ -128,3 +129,45 @@ pub(crate) fn set_stats(m: &mut Pokemon, hp: u16, atk: u16, def: u16, spe: u16, 
 pub(crate) fn status_of(b: &Battle<ScriptedRng>, s: Side) -> Status {
     b.active(s).status
 }
+
+/// Counts heap allocations made by the current thread, so a test can assert that battle turns
+/// allocate nothing.
+mod alloc_count {
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::cell::Cell;
+
+    thread_local! {
+        static ALLOCS: Cell<u64> = const { Cell::new(0) };
+    }
+
+    pub(crate) struct Counting;
+
+    // SAFETY: a pass-through to the system allocator; the only addition is a thread-local
+    // counter (const-initialized, no destructor, so touching it never allocates or panics).
+    unsafe impl GlobalAlloc for Counting {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
+            // SAFETY: same contract as the caller's.
+            unsafe { System.alloc(layout) }
+        }
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            // SAFETY: `ptr` came from `System.alloc` above with this layout.
+            unsafe { System.dealloc(ptr, layout) }
+        }
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
+            // SAFETY: same contract as the caller's.
+            unsafe { System.realloc(ptr, layout, new_size) }
+        }
+    }
+
+    #[global_allocator]
+    static GLOBAL: Counting = Counting;
+
+    /// Allocations made by this thread so far.
+    pub(crate) fn count() -> u64 {
+        ALLOCS.try_with(Cell::get).unwrap_or(0)
+    }
+}
+
+pub(crate) use alloc_count::count as allocations;
