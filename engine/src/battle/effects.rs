@@ -626,18 +626,23 @@ impl<R: BattleRng> Battle<R> {
         self.text(Msg::CoinsScattered);
     }
 
+    /// The 2-to-5 roll shared by multi-hit and trapping moves: `byte & 3`; a 2 or 3 is rolled
+    /// again. 0, 1, 2, 3 come out with probabilities 3/8, 3/8, 1/8, 1/8.
+    pub(crate) fn two_to_five_roll(&mut self) -> u8 {
+        let r = self.rng.byte() & 3;
+        if r >= 2 {
+            self.rng.byte() & 3
+        } else {
+            r
+        }
+    }
+
     fn multi_hit(&mut self, a: Side, e: MoveEffect) {
         if self.bat(a).has(flag::MULTI_HIT) {
             return;
         }
         let hits = match e {
-            MoveEffect::TwoToFiveAttacks => {
-                let mut r = self.rng.byte() & 3;
-                if r >= 2 {
-                    r = self.rng.byte() & 3;
-                }
-                r + 2
-            }
+            MoveEffect::TwoToFiveAttacks => self.two_to_five_roll() + 2,
             _ => 2,
         };
         let b = self.bat_mut(a);
@@ -655,12 +660,10 @@ impl<R: BattleRng> Battle<R> {
         }
         // Called before the hit test: the target's recharge is cleared even if this misses.
         self.bat_mut(a.other()).clear(flag::RECHARGE);
-        let mut r = self.rng.byte() & 3;
-        if r >= 2 {
-            r = self.rng.byte() & 3;
-        }
+        let r = self.two_to_five_roll();
         let b = self.bat_mut(a);
         b.set(flag::TRAPPING);
+        // This use plus 1..=4 more: 2..=5 attacks in all.
         b.attacks_left = r + 1;
     }
 

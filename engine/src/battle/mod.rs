@@ -310,11 +310,15 @@ impl<R: BattleRng> Battle<R> {
     }
 
     /// Start the battle: emits `battle.started` (once; `new` cannot see a runtime, so the
-    /// first `submit` — or an explicit call here — emits it).
+    /// first `submit` — or an explicit call here — emits it). A battle decided at creation (a
+    /// side with no healthy mon) also emits `battle.ended` here.
     pub fn start(&mut self, rt: &Runtime) {
         if !self.started {
             self.started = true;
             sites::battle_started(self, rt);
+            if self.result.is_some() {
+                sites::battle_ended(self, rt);
+            }
         }
     }
 

@@ -948,3 +948,48 @@ fn side_effect_stat_drop_chance() {
     assert_eq!(b.battler(Side::Enemy).stages[2], 6);
     drained(&b);
 }
+
+#[test]
+fn two_to_five_distribution_is_3_3_1_1_eighths() {
+    // Every pair of bytes, weighted as the cartridge draws them: the second byte only matters
+    // when the first gave 2 or 3.
+    let mut counts = [0u32; 4];
+    let mut b = wild(
+        vec![fast("RATTATA", &["SPLASH"])],
+        vec![slow("PIDGEY", &["SPLASH"])],
+        &[],
+    );
+    for b1 in 0..=255u8 {
+        for b2 in 0..=255u8 {
+            b.rng.push(&[b1, b2]);
+            let r = b.two_to_five_roll();
+            counts[usize::from(r)] += 1;
+            if !b.rng().remaining().is_empty() {
+                b.rng.byte(); // the second byte was not needed
+            }
+        }
+    }
+    drained(&b);
+    let total: u32 = counts.iter().sum();
+    assert_eq!(total, 65536);
+    assert_eq!(counts.map(|c| c * 8 / total), [3, 3, 1, 1]);
+    assert_eq!(counts, [24576, 24576, 8192, 8192]);
+}
+
+#[test]
+fn light_screen_doubles_special_and_dream_eater_drains_a_sleeper() {
+    // Dream Eater (100, Psychic; no STAB for Ghost/Poison Gastly) on a sleeping target behind
+    // Light Screen: special 100 x2 = 200: 22*100 = 2200; *100/200 = 1100; /50 = 22;
+    // +2 = 24; factor 255: 24; heals 12.
+    let mut p = fast("GASTLY", &["DREAM EATER"]);
+    p.hp = 100;
+    let mut e = slow("RATTATA", &["SPLASH"]);
+    e.status = Status::Sleep(5);
+    let mut b = wild(vec![p], vec![e], &[NO_CRIT, factor(255), HIT]);
+    b.sides[1].screens.light_screen = true;
+    go(&mut b, M0, C);
+    assert_eq!(b.active(Side::Enemy).hp, 160 - 24);
+    assert_eq!(b.active(Side::Player).hp, 112);
+    assert!(texts(&mut b).contains(&"Enemy RATTATA's dream was eaten!".to_string()));
+    drained(&b);
+}
