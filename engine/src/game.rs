@@ -146,6 +146,26 @@ impl Game {
         Ok(())
     }
 
+    /// Checkpoint reconstruction, step 1 (RFC 0004): a **detached** overworld at `at` with the
+    /// player settled, built without map entry events, `onEnter` scripts or forced movement.
+    /// Nothing about the live game changes, so restore validation can use it.
+    pub fn checkpoint_overworld(
+        &self,
+        at: &WarpTarget,
+        surfing: bool,
+    ) -> Result<Overworld, String> {
+        Overworld::restored(self.maps.clone(), Rc::clone(&self.scripts), at, surfing)
+    }
+
+    /// Checkpoint reconstruction, step 2: install a validated save, overworld and RNG (the RNG
+    /// last). Emits nothing: no `save.loading`/`save.loaded`, no `map.entered`, no `game.ready`.
+    pub fn install_checkpoint(&mut self, save: SaveData, overworld: Overworld, rng: Rng) {
+        self.save = save;
+        self.overworld = Some(overworld);
+        self.mode = Mode::Overworld;
+        self.rng = rng;
+    }
+
     pub fn version(&self) -> GameVersion {
         self.version
     }

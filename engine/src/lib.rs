@@ -1,6 +1,7 @@
 //! Pallet's game engine. See `README.md` for the module table.
 
 pub mod battle;
+pub mod checkpoint;
 pub mod data;
 pub mod game;
 pub mod datasets;

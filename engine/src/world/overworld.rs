@@ -245,6 +245,41 @@ impl Overworld {
         Ok(ow)
     }
 
+    /// Checkpoint reconstruction (RFC 0004): `at`'s map with the player settled on its tile,
+    /// **without** map entry/exit events, `onEnter` scripts, forced movement or presentation
+    /// rows. The map's music is adopted silently. Fails like [`Overworld::new`] on an unknown
+    /// map or an off-map cell; builds a detached value, so callers can validate with it.
+    pub fn restored(
+        maps: MapSet,
+        scripts: Rc<MapScriptRegistry>,
+        at: &WarpTarget,
+        surfing: bool,
+    ) -> Result<Overworld, String> {
+        let map = Self::instantiate(&maps, &at.map)?;
+        Self::check_cell(&map, at)?;
+        let music = map.def().music.clone();
+        Ok(Overworld {
+            maps,
+            scripts,
+            map,
+            player: Player {
+                x: at.x,
+                y: at.y,
+                facing: at.facing,
+                surfing,
+            },
+            movement: None,
+            transition: None,
+            screens: VecDeque::new(),
+            animation: None,
+            runner: Runner::default(),
+            encounter: None,
+            music,
+            next_screen_id: 1,
+            diagnostics: Vec::new(),
+        })
+    }
+
     fn instantiate(maps: &MapSet, id: &str) -> Result<ActiveMap, String> {
         let def = maps
             .get(id)

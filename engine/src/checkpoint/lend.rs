@@ -1,0 +1,120 @@
+//! Exclusive lending of a live [`Game`] to script handles at safe points.
+//!
+//! `checkpoints.restore(cp)` mutates the whole game, so a script handle needs `&mut Game`.
+//! Handles are `'static` values living in script VMs and cannot hold that borrow. The owner
+//! of the game **lends** it, only where it holds no other borrow of it (between ticks, or at
+//! a top-level emit such as `game.ready`): [`lend`] puts it in a thread-local slot for the
+//! duration of a closure, and a handle reaches it with [`with_lent`], which *takes* it out of
+//! the slot while it runs. A nested [`with_lent`] (a `checkpoint.restored` subscriber calling
+//! `checkpoints.restore` again) therefore sees `None` and answers "not available here"; at most
+//! one `&mut Game` derived from the loan exists at any time.
+//!
+//! # Soundness
+//!
+//! The erased raw pointer is the only `unsafe` here:
+//! 1. [`lend`] holds the `&'a mut Game` for its whole call, so the lender's closure cannot touch
+//!    the game; the slot is reset by a guard on return and on unwind, before `'a` ends.
+//! 2. [`with_lent`] removes the pointer while it hands out `&mut Game` to a closure whose
+//!    parameter is higher-ranked (the reference cannot escape), then puts it back (guard): no
+//!    second mutable or shared reference can be created from the slot meanwhile.
+//! 3. The slot is thread-local.
+
+use std::cell::RefCell;
+use std::ptr::NonNull;
+
+use pallet_api::facades::{Capability, CheckpointFailure};
+use pallet_api::services::ModDataStore;
+use pallet_api::Value;
+
+use super::ops;
+use crate::game::Game;
+
+type Slot = Option<(NonNull<Game>, Option<ModDataStore>)>;
+
+thread_local! {
+    static GAME: RefCell<Slot> = const { RefCell::new(None) };
+}
+
+struct Put(Slot);
+
+impl Drop for Put {
+    fn drop(&mut self) {
+        let v = self.0.take();
+        GAME.with(|slot| *slot.borrow_mut() = v);
+    }
+}
+
+/// Lend `game` exclusively to script handles for the duration of `f`, with the mods'
+/// `mod.save` store (the live copy of `save.modData`) when there is one.
+pub fn lend<R>(game: &mut Game, mod_data: Option<&ModDataStore>, f: impl FnOnce() -> R) -> R {
+    let ptr = NonNull::from(game);
+    let previous = GAME.with(|slot| slot.replace(Some((ptr, mod_data.cloned()))));
+    let _restore = Put(previous);
+    f()
+}
+
+/// The lent game and its mod data store.
+pub struct Lent<'r> {
+    pub game: &'r mut Game,
+    pub mod_data: Option<ModDataStore>,
+}
+
+/// Run `f` with the lent game (taken out of the slot while `f` runs), or `None` outside any
+/// lending scope or inside another `with_lent`.
+pub fn with_lent<R>(f: impl for<'r> FnOnce(Option<Lent<'r>>) -> R) -> R {
+    let taken = GAME.with(|slot| slot.borrow_mut().take());
+    let lent = taken.as_ref().map(|(p, store)| Lent {
+        // SAFETY: a pointer in the slot was put there by `lend`, whose `&mut Game` is alive
+        // for this whole call; it was taken out, so this is the only reference derived from
+        // it until the guard puts it back after `f` returns; `f` cannot keep the reference.
+        game: unsafe { &mut *p.as_ptr() },
+        mod_data: store.clone(),
+    });
+    let _restore = Put(taken);
+    f(lent)
+}
+
+/// Is a game lent (and not currently taken) right now?
+pub fn game_is_lent() -> bool {
+    GAME.with(|slot| slot.borrow().is_some())
+}
+
+impl Lent<'_> {
+    /// Copy the live `mod.save` buckets into the save (the store is authoritative in play).
+    fn sync_in(&mut self) {
+        if let Some(store) = &self.mod_data {
+            if let Value::Map(m) = store.to_value() {
+                self.game.save.mod_data = m;
+            }
+        }
+    }
+
+    pub fn inspect(&mut self) -> Capability {
+        ops::inspect(self.game)
+    }
+
+    pub fn capture(&mut self) -> Result<Value, CheckpointFailure> {
+        ops::inspect(self.game);
+        if self.game.busy().is_none() {
+            self.sync_in();
+        }
+        let cp = ops::capture(self.game)?;
+        cp.to_value().map_err(|e| CheckpointFailure {
+            code: pallet_api::reasons::CheckpointCode::CaptureFailed,
+            message: e,
+        })
+    }
+
+    /// Restore; on success the `mod.save` store is rewound to the checkpoint's buckets.
+    pub fn restore(&mut self, v: &Value) -> Result<(), CheckpointFailure> {
+        if self.game.busy().is_none() {
+            self.sync_in();
+        }
+        let store = self.mod_data.clone();
+        ops::restore_value_then(self.game, v, &mut |game| {
+            if let Some(store) = &store {
+                store.load(&Value::Map(game.save.mod_data.clone()));
+            }
+        })
+    }
+}

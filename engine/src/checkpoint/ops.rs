@@ -1,0 +1,426 @@
+//! `inspect`, `capture` and `restore` on a live [`Game`] (RFC 0004, reference §4.1–4.3).
+
+use std::cell::Cell;
+
+use pallet_api::catalog::common::GameInfo;
+use pallet_api::catalog::events;
+use pallet_api::facades::{Capability, CheckpointFailure, CheckpointKindTag};
+use pallet_api::reasons::CheckpointCode;
+use pallet_api::Value;
+
+use super::record::{
+    first_difference, Checkpoint, Identity, OverworldState, RuntimeState, FORMAT, KIND_BATTLE,
+    KIND_OVERWORLD,
+};
+use crate::data::gen1;
+use crate::game::{Game, Mode};
+use crate::save::{self, ValidateEnv};
+use crate::world::overworld::WarpTarget;
+use crate::world::{sites, Overworld};
+
+/// A fault injected into the next restore's reconstruction (tests of the rollback path).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// After installing the checkpoint, damage the first party mon's HP so the verifying
+    /// recapture differs (`restore_failed`, rolled back).
+    CorruptParty,
+    /// As `CorruptParty`, and the rollback's own verification fails too (`rollback_failed`).
+    CorruptPartyAndRollback,
+}
+
+thread_local! {
+    static FAULT: Cell<Option<Fault>> = const { Cell::new(None) };
+}
+
+/// Arm (or clear) a one-shot reconstruction fault for the next restore on this thread.
+pub fn inject_fault(fault: Option<Fault>) {
+    FAULT.with(|f| f.set(fault));
+}
+
+fn fail(code: CheckpointCode, message: impl Into<String>) -> CheckpointFailure {
+    CheckpointFailure {
+        code,
+        message: message.into(),
+    }
+}
+
+/// The player-readable message of a capability refusal.
+pub fn refusal_message(code: CheckpointCode) -> &'static str {
+    match code {
+        CheckpointCode::NotInPlaythrough => "No game is in progress.",
+        CheckpointCode::NotOverworld => "Checkpoints need the overworld.",
+        CheckpointCode::ScreenBusy => "Close the open screen first.",
+        CheckpointCode::TransitionBusy => "Wait for the map transition to finish.",
+        CheckpointCode::ScriptBusy => "Wait for the running script to finish.",
+        CheckpointCode::AnimationBusy => "Wait for the animation to finish.",
+        CheckpointCode::MovementBusy => "Wait for the player to stop on a tile.",
+        CheckpointCode::BattlePhaseBusy => "Wait for the battle menu.",
+        _ => "Checkpoints are not available right now.",
+    }
+}
+
+fn refuse(kind: CheckpointKindTag, code: CheckpointCode) -> Capability {
+    Capability {
+        can_capture: false,
+        can_restore: false,
+        kind,
+        refusal: Some(fail(code, refusal_message(code))),
+    }
+}
+
+/// A deterministic playthrough id: FNV-1a over the canonical save bytes, the RNG state and
+/// the tick. No wall clock, no OS randomness.
+fn derive_playthrough_id(game: &Game) -> Option<String> {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |bytes: &[u8]| {
+        for b in bytes {
+            h ^= u64::from(*b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    eat(&save::encode(&game.save).ok()?);
+    eat(&rmp_serde::to_vec(&game.rng).ok()?);
+    eat(&game.tick.to_le_bytes());
+    Some(format!("pt-{h:016x}"))
+}
+
+/// Reference §4.1: the capability record, in the reference's check order. Allocates the
+/// playthrough id lazily once a topmost overworld with no open screen is established.
+pub fn inspect(game: &mut Game) -> Capability {
+    if game.mode == Mode::Title {
+        return refuse(CheckpointKindTag::Unknown, CheckpointCode::NotInPlaythrough);
+    }
+    if game.mode != Mode::Overworld || game.overworld().is_none() {
+        return refuse(CheckpointKindTag::Unknown, CheckpointCode::NotOverworld);
+    }
+    let busy = game.busy();
+    if busy == Some(crate::world::BusyState::Screen) {
+        return refuse(CheckpointKindTag::Overworld, CheckpointCode::ScreenBusy);
+    }
+    if game.save.meta.playthrough_id.is_none() {
+        match derive_playthrough_id(game) {
+            Some(id) => game.save.meta.playthrough_id = Some(id),
+            None => {
+                return refuse(
+                    CheckpointKindTag::Overworld,
+                    CheckpointCode::NotInPlaythrough,
+                )
+            }
+        }
+    }
+    if let Some(b) = busy {
+        return refuse(CheckpointKindTag::Overworld, b.code());
+    }
+    Capability {
+        can_capture: true,
+        can_restore: true,
+        kind: CheckpointKindTag::Overworld,
+        refusal: None,
+    }
+}
+
+fn require_capturable(game: &mut Game) -> Result<(), CheckpointFailure> {
+    match inspect(game).refusal {
+        Some(r) => Err(r),
+        None => Ok(()),
+    }
+}
+
+/// Reference §4.2: a detached, data-only format-1 overworld checkpoint.
+pub fn capture(game: &mut Game) -> Result<Checkpoint, CheckpointFailure> {
+    require_capturable(game)?;
+    capture_settled(game)
+}
+
+/// Capture without the capability check (the runtime is known to be settled).
+fn capture_settled(game: &Game) -> Result<Checkpoint, CheckpointFailure> {
+    let ow = game
+        .overworld()
+        .ok_or_else(|| fail(CheckpointCode::CaptureFailed, "no overworld to capture"))?;
+    let p = ow.player();
+    let runtime = OverworldState {
+        map: ow.map_id().to_owned(),
+        x: p.x,
+        y: p.y,
+        facing: p.facing,
+        surfing: p.surfing,
+    };
+    let mut progress = game.save.clone();
+    // Synchronize live map, tile, facing and surf state into the copy (captureSave).
+    let (Ok(x), Ok(y)) = (u16::try_from(p.x), u16::try_from(p.y)) else {
+        return Err(fail(
+            CheckpointCode::CaptureFailed,
+            "player position does not fit a save",
+        ));
+    };
+    progress.player.map = runtime.map.clone();
+    progress.player.x = x;
+    progress.player.y = y;
+    progress.player.facing = p.facing;
+    progress.player.surfing = p.surfing;
+    // Data-only check through the canonical serializer (rejects non-finite numbers, depth…).
+    save::encode(&progress).map_err(|e| {
+        fail(
+            CheckpointCode::CaptureFailed,
+            format!("progress is not data: {e}"),
+        )
+    })?;
+    let playthrough_id = progress
+        .meta
+        .playthrough_id
+        .clone()
+        .ok_or_else(|| fail(CheckpointCode::CaptureFailed, "no playthrough identity"))?;
+    Ok(Checkpoint {
+        format: FORMAT,
+        kind: KIND_OVERWORLD.to_owned(),
+        identity: Identity {
+            engine_version: env!("CARGO_PKG_VERSION").to_owned(),
+            game_version: game.version().as_str().to_owned(),
+            playthrough_id,
+        },
+        save: progress,
+        runtime: RuntimeState { overworld: runtime },
+        rng: game.rng.clone(),
+    })
+}
+
+/// Reference §4.3 step 2 on a script value: root shape, format and kind are checked before
+/// the typed record is read, so their codes win over `invalid_checkpoint`.
+pub fn validate_value(
+    game: &Game,
+    v: &Value,
+) -> Result<(Checkpoint, Overworld), CheckpointFailure> {
+    let Value::Map(root) = v else {
+        return Err(fail(
+            CheckpointCode::InvalidCheckpoint,
+            "a checkpoint is a record",
+        ));
+    };
+    if root.get("format").and_then(Value::as_exact_int) != Some(i64::from(FORMAT)) {
+        return Err(fail(
+            CheckpointCode::UnsupportedFormat,
+            "only checkpoint format 1 is supported",
+        ));
+    }
+    match root.get("kind") {
+        Some(Value::Str(k)) if k == KIND_OVERWORLD || k == KIND_BATTLE => {}
+        _ => {
+            return Err(fail(
+                CheckpointCode::UnsupportedRuntimeKind,
+                "checkpoint kind must be overworld or battle",
+            ))
+        }
+    }
+    let cp = Checkpoint::from_value(v.clone()).map_err(|e| {
+        fail(
+            CheckpointCode::InvalidCheckpoint,
+            format!("malformed checkpoint: {e}"),
+        )
+    })?;
+    let ow = validate(game, &cp)?;
+    Ok((cp, ow))
+}
+
+/// Reference §4.3 step 2 on a typed record: everything short of live mutation. Returns the
+/// detached overworld the restore will install.
+pub fn validate(game: &Game, cp: &Checkpoint) -> Result<Overworld, CheckpointFailure> {
+    use CheckpointCode as C;
+    if cp.format != FORMAT {
+        return Err(fail(
+            C::UnsupportedFormat,
+            "only checkpoint format 1 is supported",
+        ));
+    }
+    if cp.kind == KIND_BATTLE {
+        return Err(fail(
+            C::UnsupportedRuntimeKind,
+            "battle checkpoints are not supported by this build",
+        ));
+    }
+    if cp.kind != KIND_OVERWORLD {
+        return Err(fail(
+            C::UnsupportedRuntimeKind,
+            "checkpoint kind must be overworld or battle",
+        ));
+    }
+    if cp.identity.game_version != game.version().as_str() {
+        return Err(fail(
+            C::WrongGame,
+            "the checkpoint belongs to another game version",
+        ));
+    }
+    if game.save.meta.playthrough_id.as_deref() != Some(cp.identity.playthrough_id.as_str()) {
+        return Err(fail(
+            C::WrongPlaythrough,
+            "the checkpoint belongs to another playthrough",
+        ));
+    }
+    if cp.save.version.as_str() != cp.identity.game_version
+        || cp.save.meta.playthrough_id.as_deref() != Some(cp.identity.playthrough_id.as_str())
+    {
+        return Err(fail(
+            C::InvalidCheckpoint,
+            "save identity disagrees with the record",
+        ));
+    }
+    let rt = &cp.runtime.overworld;
+    let p = &cp.save.player;
+    if p.map != rt.map
+        || u32::from(p.x) != rt.x
+        || u32::from(p.y) != rt.y
+        || p.facing != rt.facing
+        || p.surfing != rt.surfing
+    {
+        return Err(fail(
+            C::InvalidCheckpoint,
+            "save.player disagrees with runtime.overworld",
+        ));
+    }
+    if game.maps().get(&rt.map).is_none() {
+        return Err(fail(C::InvalidMap, format!("unknown map {}", rt.map)));
+    }
+    let at = WarpTarget::new(&rt.map, rt.x, rt.y, rt.facing);
+    let ow = game
+        .checkpoint_overworld(&at, rt.surfing)
+        .map_err(|e| fail(C::InvalidPosition, e))?;
+    // The canonical validator on a detached copy must change nothing.
+    let mut copy = cp.save.clone();
+    let maps = game.maps();
+    let map_known = |id: &str| maps.get(id).is_some();
+    let start = &maps.start;
+    let spawn = save::data::MapPoint {
+        map: start.map.clone(),
+        x: u16::try_from(start.x).unwrap_or(0),
+        y: u16::try_from(start.y).unwrap_or(0),
+    };
+    let env = ValidateEnv {
+        data: gen1(),
+        map_known: &map_known,
+        spawn,
+    };
+    let report = save::validate(&mut copy, &env);
+    if !report.is_empty() || copy != cp.save {
+        return Err(fail(
+            C::InvalidContent,
+            "the checkpoint's save needs repair",
+        ));
+    }
+    if save::encode(&cp.save).is_err() {
+        return Err(fail(C::InvalidContent, "the checkpoint's save is not data"));
+    }
+    Ok(ow)
+}
+
+fn bytes(cp: &Checkpoint) -> Result<Vec<u8>, CheckpointFailure> {
+    cp.to_bytes()
+        .map_err(|e| fail(CheckpointCode::RestoreFailed, format!("cannot encode: {e}")))
+}
+
+/// Install `cp` and verify it by recapture; on mismatch return the first differing path.
+fn apply_and_verify(
+    game: &mut Game,
+    cp: &Checkpoint,
+    ow: Overworld,
+    fault: Option<Fault>,
+) -> Result<(), String> {
+    let mut progress = cp.save.clone();
+    // Player position is forced from the runtime record.
+    progress.player.map = cp.runtime.overworld.map.clone();
+    game.install_checkpoint(progress, ow, cp.rng.clone());
+    if fault.is_some() {
+        if let Some(mon) = game.save.party.first_mut() {
+            mon.hp = mon.hp.wrapping_add(1);
+        } else {
+            game.save.money = game.save.money.wrapping_add(1);
+        }
+    }
+    let again = capture_settled(game).map_err(|e| e.message)?;
+    let (a, b) = (
+        bytes(cp).map_err(|e| e.message)?,
+        bytes(&again).map_err(|e| e.message)?,
+    );
+    if a == b {
+        return Ok(());
+    }
+    let path = match (cp.to_value(), again.to_value()) {
+        (Ok(x), Ok(y)) => first_difference(&x, &y).unwrap_or_else(|| "$".to_owned()),
+        _ => "$".to_owned(),
+    };
+    Err(path)
+}
+
+/// Reference §4.3: validate, take a rollback checkpoint, reconstruct, verify, emit.
+pub fn restore(game: &mut Game, cp: &Checkpoint) -> Result<(), CheckpointFailure> {
+    require_capturable(game)?;
+    let ow = validate(game, cp)?;
+    restore_validated(game, cp, ow, &mut |_| {})
+}
+
+/// [`restore`] from a script value (the Rhai/Lua facade path).
+pub fn restore_value(game: &mut Game, v: &Value) -> Result<(), CheckpointFailure> {
+    restore_value_then(game, v, &mut |_| {})
+}
+
+/// [`restore_value`], running `reconcile` after a verified success and before
+/// `checkpoint.restored` is emitted (hosts reload their `mod.save` stores there).
+pub fn restore_value_then(
+    game: &mut Game,
+    v: &Value,
+    reconcile: &mut dyn FnMut(&Game),
+) -> Result<(), CheckpointFailure> {
+    require_capturable(game)?;
+    let (cp, ow) = validate_value(game, v)?;
+    restore_validated(game, &cp, ow, reconcile)
+}
+
+fn restore_validated(
+    game: &mut Game,
+    cp: &Checkpoint,
+    ow: Overworld,
+    reconcile: &mut dyn FnMut(&Game),
+) -> Result<(), CheckpointFailure> {
+    let rollback = capture_settled(game)?;
+    let fault = FAULT.with(|f| f.take());
+    if let Err(path) = apply_and_verify(game, cp, ow, fault) {
+        let rb_fault = match fault {
+            Some(Fault::CorruptPartyAndRollback) => fault,
+            _ => None,
+        };
+        let rb_ow = validate(game, &rollback);
+        let rolled = match rb_ow {
+            Ok(rb_ow) => apply_and_verify(game, &rollback, rb_ow, rb_fault).is_ok(),
+            Err(_) => false,
+        };
+        return Err(if rolled {
+            fail(
+                CheckpointCode::RestoreFailed,
+                format!("the restored state differed at {path}; the game was rolled back"),
+            )
+        } else {
+            fail(
+                CheckpointCode::RollbackFailed,
+                format!("the restored state differed at {path}, and rolling back failed too"),
+            )
+        });
+    }
+    reconcile(game);
+    emit_restored(game);
+    Ok(())
+}
+
+fn emit_restored(game: &Game) {
+    #[cfg(feature = "hook-sites")]
+    if game.rt.wants_event::<events::CheckpointRestored>() {
+        game.rt
+            .emit::<events::CheckpointRestored>(events::CheckpointRestoredPayload {
+                game: GameInfo {
+                    version: sites::api_version(game.version()),
+                    playthrough_id: game.save.meta.playthrough_id.clone(),
+                    map_id: game.overworld().map(|o| o.map_id().to_owned()),
+                },
+                kind: events::CheckpointKind::Overworld,
+            });
+    }
+    #[cfg(not(feature = "hook-sites"))]
+    let _ = game;
+}
