@@ -142,7 +142,11 @@ impl Game {
         }
         self.overworld = Some(ow);
         self.mode = Mode::Overworld;
-        sites::game_ready(&self.rt, self.version, Some(at.map.as_str()));
+        // A top-level safe point: script handles may inspect/capture/restore checkpoints here.
+        let (rt, version) = (Rc::clone(&self.rt), self.version);
+        crate::checkpoint::lend::lend(self, None, || {
+            sites::game_ready(&rt, version, Some(at.map.as_str()))
+        });
         Ok(())
     }
 

@@ -31,7 +31,6 @@ const SITE_DEBT: &[&str] = &[
     "hook:save.write",
     "event:save.created",
     "event:save.loaded",
-    "event:checkpoint.restored",
 ];
 
 /// Catalog names no non-gate test exercises yet. Shrink-only.

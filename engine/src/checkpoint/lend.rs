@@ -33,6 +33,14 @@ type Slot = Option<(NonNull<Game>, Option<ModDataStore>)>;
 
 thread_local! {
     static GAME: RefCell<Slot> = const { RefCell::new(None) };
+    static ATTACHED: RefCell<Option<ModDataStore>> = const { RefCell::new(None) };
+}
+
+/// Attach the session's `mod.save` store (the loader's [`ModDataStore`]) on this thread, so
+/// engine-opened lending scopes (`game.ready`) carry it without the game owning the loader.
+/// `None` detaches.
+pub fn attach_mod_data(store: Option<ModDataStore>) {
+    ATTACHED.with(|a| *a.borrow_mut() = store);
 }
 
 struct Put(Slot);
@@ -48,7 +56,10 @@ impl Drop for Put {
 /// `mod.save` store (the live copy of `save.modData`) when there is one.
 pub fn lend<R>(game: &mut Game, mod_data: Option<&ModDataStore>, f: impl FnOnce() -> R) -> R {
     let ptr = NonNull::from(game);
-    let previous = GAME.with(|slot| slot.replace(Some((ptr, mod_data.cloned()))));
+    let store = mod_data
+        .cloned()
+        .or_else(|| ATTACHED.with(|a| a.borrow().clone()));
+    let previous = GAME.with(|slot| slot.replace(Some((ptr, store))));
     let _restore = Put(previous);
     f()
 }

@@ -5,8 +5,10 @@
 //!   throw `#{code, message}` with the RFC reasons: `"no overworld"` (also outside any lending
 //!   scope), `"map is not active"`, `"invalid block coordinates"`,
 //!   `"block coordinates out of bounds"`, `"block unavailable"`.
-//! * `checkpoints.inspect()` / `.capture()` / `.restore(cp)` — **not available yet**: they throw
-//!   `#{code: "not_available"}` until the checkpoint facade lands (issue 8).
+//! * `checkpoints.inspect()` / `.capture()` / `.restore(cp)` (RFC 0004) — against the game the
+//!   engine lends at a safe point (`pallet_engine::checkpoint::lend`). `inspect` returns the
+//!   capability record; `capture` a detached record; `restore` `true`. Failures throw
+//!   `#{code, message}` with the RFC codes; outside a lending scope they answer `script_busy`.
 //! * `datasets.open(version)` — a read-only view (`view.version`, `view.generation`,
 //!   `view.get(registry, id)`, `view.has(registry, id)`, `view.each(registry)`,
 //!   `view.asset_path(rel)`, `view.asset_info(rel)`); failures throw `"unknown_version"`,
@@ -16,9 +18,11 @@
 use std::rc::{Rc, Weak};
 
 use pallet_api::access::current_world;
-use pallet_api::facades::DatasetView;
+use pallet_api::facades::{Capability, CheckpointFailure, CheckpointKindTag, DatasetView};
 use pallet_api::reasons::BlockReadError;
+use pallet_api::reasons::CheckpointCode;
 use pallet_api::Value;
+use pallet_engine::checkpoint::lend::with_lent;
 use rhai::{Dynamic, Engine, EvalAltResult, Map, INT};
 
 use crate::host::convert::{from_dynamic, to_dynamic};
@@ -82,7 +86,10 @@ impl IntoIterator for DatasetRecords {
     type Item = Dynamic;
     type IntoIter = DatasetRecordsIter;
     fn into_iter(self) -> DatasetRecordsIter {
-        DatasetRecordsIter { records: self, next: 0 }
+        DatasetRecordsIter {
+            records: self,
+            next: 0,
+        }
     }
 }
 
@@ -118,13 +125,40 @@ pub fn active_block_at(
     .map_err(|e| api_error(e.as_str(), block_message(e)))
 }
 
-fn not_available(what: &str) -> Box<EvalAltResult> {
-    api_error(
-        codes::NOT_AVAILABLE,
-        format!(
-            "checkpoints.{what} is not available in this build yet (RFC 0004 lands with issue 8)"
-        ),
-    )
+/// Outside an engine lending scope (mid-tick hook dispatch) the runtime is not settled.
+const NOT_LENT: &str = "checkpoints are only available at safe points where the engine lends the game (e.g. game.ready)";
+
+fn checkpoint_error(f: CheckpointFailure) -> Box<EvalAltResult> {
+    api_error(f.code.as_str(), f.message)
+}
+
+/// `checkpoints.inspect()` → `#{canCapture, canRestore, kind[, reason, message]}`.
+pub fn checkpoints_inspect() -> Dynamic {
+    let cap = with_lent(|lent| match lent {
+        Some(mut l) => l.inspect(),
+        None => Capability {
+            can_capture: false,
+            can_restore: false,
+            kind: CheckpointKindTag::Unknown,
+            refusal: Some(CheckpointFailure {
+                code: CheckpointCode::ScriptBusy,
+                message: NOT_LENT.to_owned(),
+            }),
+        },
+    });
+    let mut m = Map::new();
+    m.insert("canCapture".into(), Dynamic::from_bool(cap.can_capture));
+    m.insert("canRestore".into(), Dynamic::from_bool(cap.can_restore));
+    m.insert("kind".into(), Dynamic::from(cap.kind.as_str().to_owned()));
+    if let Some(r) = cap.refusal {
+        m.insert("reason".into(), Dynamic::from(r.code.as_str().to_owned()));
+        m.insert("message".into(), Dynamic::from(r.message));
+    }
+    Dynamic::from_map(m)
+}
+
+fn not_lent() -> Box<EvalAltResult> {
+    api_error(CheckpointCode::ScriptBusy.as_str(), NOT_LENT)
 }
 
 pub fn register(engine: &mut Engine) {
@@ -135,22 +169,32 @@ pub fn register(engine: &mut Engine) {
     );
 
     engine.register_type_with_name::<Checkpoints>("Checkpoints");
-    engine.register_fn(
-        "inspect",
-        |_: &mut Checkpoints| -> Result<Dynamic, Box<EvalAltResult>> {
-            Err(not_available("inspect"))
-        },
-    );
+    engine.register_fn("inspect", |_: &mut Checkpoints| checkpoints_inspect());
     engine.register_fn(
         "capture",
         |_: &mut Checkpoints| -> Result<Dynamic, Box<EvalAltResult>> {
-            Err(not_available("capture"))
+            with_lent(|lent| match lent {
+                Some(mut l) => l
+                    .capture()
+                    .map(|v| to_dynamic(&v))
+                    .map_err(checkpoint_error),
+                None => Err(not_lent()),
+            })
         },
     );
     engine.register_fn(
         "restore",
-        |_: &mut Checkpoints, _cp: Dynamic| -> Result<Dynamic, Box<EvalAltResult>> {
-            Err(not_available("restore"))
+        |_: &mut Checkpoints, cp: Dynamic| -> Result<bool, Box<EvalAltResult>> {
+            let v = from_dynamic(&cp).map_err(|e| {
+                api_error(
+                    CheckpointCode::InvalidCheckpoint.as_str(),
+                    format!("not data: {e}"),
+                )
+            })?;
+            with_lent(|lent| match lent {
+                Some(mut l) => l.restore(&v).map(|()| true).map_err(checkpoint_error),
+                None => Err(not_lent()),
+            })
         },
     );
 
@@ -240,16 +284,22 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn("has", |r: &mut DatasetRegistryHandle, id: &str| {
         r.view.has(r.registry, id)
     });
-    engine.register_fn("each", |r: &mut DatasetRegistryHandle| DatasetRecords(Rc::new(r.view.each(r.registry))));
+    engine.register_fn("each", |r: &mut DatasetRegistryHandle| {
+        DatasetRecords(Rc::new(r.view.each(r.registry)))
+    });
     engine.register_type_with_name::<DatasetRecords>("DatasetRecords");
     engine.register_iterator::<DatasetRecords>();
-    engine.register_fn("len", |r: &mut DatasetRecords| INT::try_from(r.0.len()).unwrap_or(INT::MAX));
-    engine.register_indexer_get(|r: &mut DatasetRecords, i: INT| -> Result<Dynamic, Box<EvalAltResult>> {
-        usize::try_from(i)
-            .ok()
-            .and_then(|i| r.pair(i))
-            .ok_or_else(|| api_error(codes::INVALID_VALUE, format!("no pair at index {i}")))
+    engine.register_fn("len", |r: &mut DatasetRecords| {
+        INT::try_from(r.0.len()).unwrap_or(INT::MAX)
     });
+    engine.register_indexer_get(
+        |r: &mut DatasetRecords, i: INT| -> Result<Dynamic, Box<EvalAltResult>> {
+            usize::try_from(i)
+                .ok()
+                .and_then(|i| r.pair(i))
+                .ok_or_else(|| api_error(codes::INVALID_VALUE, format!("no pair at index {i}")))
+        },
+    );
 
     engine.register_get("assets", |v: &mut DatasetViewHandle| {
         DatasetAssetsHandle(v.0.clone())
