@@ -1,1 +1,17 @@
-//! Legacy Lua mod shim. Not implemented yet: see issue 10 and `README.md`.
+//! Legacy Lua mods (written for the original Lua engine) on a real, hardened Lua VM — vendored
+//! PUC Lua 5.1 through mlua, one state per mod — over the same hook and event buses as Rhai
+//! mods. See `README.md` for the module table and `docs/modding-lua.md` for what loads.
+
+pub mod bit;
+pub mod clock;
+pub mod convert;
+pub mod datasets;
+pub mod errors;
+pub mod files;
+pub mod host;
+pub mod link;
+pub mod modapi;
+pub mod sandbox;
+
+pub use clock::Clock;
+pub use host::{LuaHost, LuaMonitor};

@@ -12,93 +12,66 @@
 //! as it executes its next operation — terminates with [`BUDGET_TOKEN`]. Under the chain rules
 //! each such link counts as failed (skipped before `next`, downstream kept after `next`).
 //!
+//! The counter is `pallet_api::budget::DispatchBudget`, owned by the `Runtime` and shared with
+//! the Lua shim (one budget per dispatch across both languages); this module adapts it to Rhai.
+//!
 //! Links that run one after another at depth 0 (the bus continuing after a link that failed
 //! before `next`) each start a fresh budget: they are separate outermost Rhai calls.
 
-use std::cell::Cell;
+use std::rc::Rc;
 
+use pallet_api::budget::{BudgetFrame, DispatchBudget};
 use rhai::Dynamic;
 
 /// The termination token a budget stop carries.
-pub const BUDGET_TOKEN: &str = "pallet: operation budget exhausted";
+pub const BUDGET_TOKEN: &str = pallet_api::budget::BUDGET_EXHAUSTED;
 
+/// The Rhai side of the shared budget: the counter itself lives in `pallet_api::budget` (on the
+/// `Runtime`), so Lua links of the same runtime charge the same per-dispatch counter.
 #[derive(Debug, Default)]
-pub struct Budget {
-    used: Cell<u64>,
-    limit: Cell<u64>,
-    depth: Cell<u32>,
-    /// Operations the current call frame had reported at its last progress callback.
-    frame_seen: Cell<u64>,
-    /// Set when the budget ran out during the current outermost dispatch.
-    exhausted: Cell<bool>,
-}
+pub struct Budget(Rc<DispatchBudget>);
 
 /// One Rhai call frame; restores the enclosing frame on drop (also on unwind).
-pub struct Frame<'a> {
-    budget: &'a Budget,
-    saved_seen: u64,
-}
-
-impl Drop for Frame<'_> {
-    fn drop(&mut self) {
-        self.budget.frame_seen.set(self.saved_seen);
-        self.budget
-            .depth
-            .set(self.budget.depth.get().saturating_sub(1));
-    }
-}
+pub type Frame<'a> = BudgetFrame<'a>;
 
 impl Budget {
+    /// A budget of its own (tests); hosts use [`Budget::shared`] with the runtime's counter.
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// A budget over a shared counter (`Runtime::dispatch_budget`).
+    pub fn shared(counter: Rc<DispatchBudget>) -> Self {
+        Budget(counter)
+    }
+
     /// Enter a Rhai call. At depth 0 this starts a new dispatch with `limit` operations.
     pub fn enter(&self, limit: u64) -> Frame<'_> {
-        if self.depth.get() == 0 {
-            self.used.set(0);
-            self.limit.set(limit);
-            self.exhausted.set(false);
-        }
-        self.depth.set(self.depth.get().saturating_add(1));
-        let saved_seen = self.frame_seen.replace(0);
-        Frame {
-            budget: self,
-            saved_seen,
-        }
+        self.0.enter(limit)
     }
 
     /// The `on_progress` callback body: charge the delta, stop when over budget.
     pub fn progress(&self, ops: u64) -> Option<Dynamic> {
-        let delta = ops.saturating_sub(self.frame_seen.get());
-        self.frame_seen.set(ops);
-        let used = self.used.get().saturating_add(delta);
-        self.used.set(used);
-        if used > self.limit.get() {
-            self.exhausted.set(true);
-            Some(Dynamic::from(BUDGET_TOKEN))
-        } else {
-            None
-        }
+        self.0.progress(ops).then(|| Dynamic::from(BUDGET_TOKEN))
     }
 
     /// Operations charged to the current (or last) dispatch.
     pub fn used(&self) -> u64 {
-        self.used.get()
+        self.0.used()
     }
 
     pub fn limit(&self) -> u64 {
-        self.limit.get()
+        self.0.limit()
     }
 
     /// Did the current (or last) dispatch run out?
     pub fn exhausted(&self) -> bool {
-        self.exhausted.get()
+        self.0.exhausted()
     }
 
-    /// Current Rhai call depth.
+    /// Current script call depth (Rhai and Lua frames alike).
     pub fn depth(&self) -> u32 {
-        self.depth.get()
+        self.0.depth()
     }
 }
 

@@ -39,7 +39,7 @@ impl HostShared {
     pub fn new(rt: &Rc<Runtime>) -> Self {
         HostShared {
             rt: Rc::downgrade(rt),
-            budget: Budget::new(),
+            budget: Budget::shared(rt.dispatch_budget()),
             trace: std::cell::Cell::new(false),
             trace_lines: RefCell::new(Vec::new()),
             runtime_errors: RefCell::new(Vec::new()),

@@ -1,0 +1,40 @@
+//! One-line messages for Lua failures (the chain's diagnostics feed wants one line per failure;
+//! mlua errors carry tracebacks and wrapped causes).
+
+use mlua::Error;
+use pallet_api::budget::BUDGET_EXHAUSTED;
+
+/// What a budget stop reads as in the feed.
+pub const BUDGET_MESSAGE: &str =
+    "operation budget exhausted (the per-dispatch limit covers the whole chain)";
+
+fn first_line(s: &str) -> String {
+    s.lines().next().unwrap_or("").trim_end().to_owned()
+}
+
+/// The innermost cause of `e`, on one line. Budget stops and memory errors read as such.
+pub fn short(e: &Error) -> String {
+    let text = match e {
+        Error::CallbackError { cause, .. } => return short(cause),
+        Error::WithContext { cause, .. } => return short(cause),
+        Error::RuntimeError(m) => first_line(m),
+        Error::SyntaxError { message, .. } => first_line(message),
+        Error::MemoryError(_) => format!(
+            "memory limit exceeded ({} MiB per mod)",
+            crate::sandbox::MEMORY_LIMIT / (1024 * 1024)
+        ),
+        Error::RecursiveMutCallback => {
+            "next cannot be called re-entrantly (from inside its own downstream)".to_owned()
+        }
+        Error::CallbackDestructed => {
+            "next can only be called while its link runs (this one was kept past its call)"
+                .to_owned()
+        }
+        other => first_line(&other.to_string()),
+    };
+    if text.contains(BUDGET_EXHAUSTED) {
+        BUDGET_MESSAGE.to_owned()
+    } else {
+        text
+    }
+}

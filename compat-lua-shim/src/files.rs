@@ -1,0 +1,107 @@
+//! A mod's own files for `mod:read(rel)` / `mod:list(prefix)` and the entry: a folder on disk or
+//! an in-memory map (tests, embedded mods). Every path is relative, checked with the api's
+//! `safe_relative_path` (no absolute paths, `..`, backslashes, drive letters, control
+//! characters), and on disk resolved through `canonicalize` so a symlink cannot lead outside the
+//! mod folder.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::rc::Rc;
+
+use pallet_api::manifest::safe_relative_path;
+
+/// Largest file `mod:read` returns.
+pub const MAX_READ_BYTES: usize = 16 * 1024 * 1024;
+/// Most paths `mod:list` returns.
+pub const MAX_LIST: usize = 4_096;
+
+#[derive(Clone)]
+pub enum ModFiles {
+    Dir(PathBuf),
+    Embedded(Rc<BTreeMap<String, String>>),
+}
+
+impl ModFiles {
+    /// Read `rel` as text.
+    pub fn read(&self, rel: &str) -> Result<String, String> {
+        if !safe_relative_path(rel) {
+            return Err(format!("{rel}: not a relative path inside the mod folder"));
+        }
+        match self {
+            ModFiles::Embedded(files) => files
+                .get(rel)
+                .cloned()
+                .ok_or_else(|| format!("{rel}: no such file")),
+            ModFiles::Dir(root) => {
+                let root = root
+                    .canonicalize()
+                    .map_err(|e| format!("mod folder unreadable: {e}"))?;
+                let path = root
+                    .join(rel)
+                    .canonicalize()
+                    .map_err(|_| format!("{rel}: no such file"))?;
+                if !path.starts_with(&root) {
+                    return Err(format!("{rel}: leads outside the mod folder"));
+                }
+                let meta = std::fs::metadata(&path).map_err(|e| format!("{rel}: {e}"))?;
+                if !meta.is_file() {
+                    return Err(format!("{rel}: not a file"));
+                }
+                if meta.len() > MAX_READ_BYTES as u64 {
+                    return Err(format!("{rel}: larger than {MAX_READ_BYTES} bytes"));
+                }
+                let bytes = std::fs::read(&path).map_err(|e| format!("{rel}: {e}"))?;
+                String::from_utf8(bytes).map_err(|_| format!("{rel}: not UTF-8 text"))
+            }
+        }
+    }
+
+    /// Every file path (relative, `/`-separated, sorted) starting with `prefix`.
+    pub fn list(&self, prefix: &str) -> Result<Vec<String>, String> {
+        if prefix.contains("..") || prefix.starts_with('/') || prefix.contains('\\') {
+            return Err(format!(
+                "{prefix}: not a relative path inside the mod folder"
+            ));
+        }
+        let mut out = Vec::new();
+        match self {
+            ModFiles::Embedded(files) => {
+                out.extend(files.keys().filter(|k| k.starts_with(prefix)).cloned());
+            }
+            ModFiles::Dir(root) => {
+                let root = root
+                    .canonicalize()
+                    .map_err(|e| format!("mod folder unreadable: {e}"))?;
+                let mut stack = vec![(root.clone(), String::new(), 0usize)];
+                while let Some((dir, rel, depth)) = stack.pop() {
+                    let Ok(entries) = std::fs::read_dir(&dir) else {
+                        continue;
+                    };
+                    for entry in entries.flatten() {
+                        let name = entry.file_name().to_string_lossy().into_owned();
+                        let child_rel = if rel.is_empty() {
+                            name
+                        } else {
+                            format!("{rel}/{name}")
+                        };
+                        // Symlinks are not followed (they could lead outside the folder).
+                        let Ok(kind) = entry.file_type() else {
+                            continue;
+                        };
+                        if kind.is_dir() && depth < 16 {
+                            stack.push((entry.path(), child_rel, depth + 1));
+                        } else if kind.is_file() && child_rel.starts_with(prefix) {
+                            out.push(child_rel);
+                        }
+                        if out.len() > MAX_LIST {
+                            return Err(format!("more than {MAX_LIST} files"));
+                        }
+                    }
+                }
+                out.sort();
+            }
+        }
+        out.truncate(MAX_LIST);
+        Ok(out)
+    }
+}

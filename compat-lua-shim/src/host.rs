@@ -1,0 +1,304 @@
+//! [`LuaHost`]: runs `.lua` entries for the api crate's loader (`ModHost`).
+//!
+//! Per mod: a hardened state ([`crate::sandbox`]), the legacy `mod` object
+//! ([`crate::modapi`]), then the entry in both legacy forms — `return function(mod) … end`
+//! (the chunk's returned function is called with `mod`) and `local mod = ...` (the chunk gets
+//! `mod` as its vararg). The entry runs under the load budget. Any failure is returned to the
+//! loader, which rolls back everything the mod registered (hook links, listeners, content
+//! writes, save bucket, option schema, exports) and records it in its status.
+
+use std::cell::{Cell, RefCell};
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::{Rc, Weak};
+
+use mlua::{Function, Lua, MultiValue, Table, Value as LuaValue};
+use pallet_api::budget::{DispatchBudget, LOAD_LIMIT};
+use pallet_api::catalog::common::GameVersion;
+use pallet_api::facades::DatasetsApi;
+use pallet_api::loader::{ModContext, ModHost};
+use pallet_api::manifest::Manifest;
+use pallet_api::services::{ModContent, ModLog, ModOptions, SaveBucket};
+use pallet_api::{Runtime, Value};
+
+use crate::clock::Clock;
+use crate::convert::from_lua_data_only;
+use crate::errors::{short, BUDGET_MESSAGE};
+use crate::files::ModFiles;
+use crate::sandbox::{self, budget_stopped, ModRng, SandboxConfig, MEMORY_LIMIT};
+
+/// State shared by every mod of one host.
+pub struct HostShared {
+    pub rt: Weak<Runtime>,
+    pub budget: Rc<DispatchBudget>,
+    pub datasets: RefCell<Option<Rc<dyn DatasetsApi>>>,
+    pub game: Cell<GameVersion>,
+    pub clock: Cell<Clock>,
+    pub seed: Cell<u64>,
+    pub memory_limit: Cell<usize>,
+    /// `mod.find`: `(version, exports)` of the Lua mods this host loaded, plus the other mods a
+    /// Lua mod's manifest names as (optional) dependencies, read at its load.
+    pub exports: RefCell<BTreeMap<String, (String, Value)>>,
+}
+
+/// One loaded (or loading) Lua mod.
+pub struct LuaMod {
+    pub id: String,
+    pub version: String,
+    pub lua: Lua,
+    pub host: Rc<HostShared>,
+    pub files: ModFiles,
+    pub log: ModLog,
+    pub save: SaveBucket,
+    pub options: ModOptions,
+    pub content: ModContent,
+    pub rng: Rc<ModRng>,
+    /// `ctx.rng` for `encounter.roll` wrappers (see [`crate::sandbox::RngHandle`]).
+    pub rng_handle: mlua::AnyUserData,
+    /// The state's own `string.format` (captured before the mod runs) for printf-style logs.
+    pub format: Function,
+    /// One-time warnings already given (unknown hooks, registries).
+    pub warned: RefCell<BTreeSet<String>>,
+    pub instructions: Rc<Cell<u64>>,
+}
+
+impl LuaMod {
+    /// Log `message` as a warning once per key.
+    pub fn warn_once(&self, key: &str, message: &str) {
+        if self.warned.borrow_mut().insert(key.to_owned()) {
+            self.log.warn(message);
+        }
+    }
+}
+
+/// The Lua `ModHost`.
+pub struct LuaHost {
+    shared: Rc<HostShared>,
+    embedded: BTreeMap<String, Rc<BTreeMap<String, String>>>,
+    mods: Vec<Rc<LuaMod>>,
+    load_errors: Vec<(String, String)>,
+}
+
+/// Runtime-side view of a [`LuaHost`] that stays usable after the loader took the host.
+#[derive(Clone)]
+pub struct LuaMonitor(Rc<HostShared>);
+
+impl LuaMonitor {
+    /// Units the current (or last) dispatch charged, and whether it ran out (shared with Rhai).
+    pub fn last_budget(&self) -> (u64, bool) {
+        (self.0.budget.used(), self.0.budget.exhausted())
+    }
+
+    /// The dataset service behind `mod.datasets:open` (RFC 0015).
+    pub fn set_datasets(&self, service: Rc<dyn DatasetsApi>) {
+        *self.0.datasets.borrow_mut() = Some(service);
+    }
+}
+
+impl LuaHost {
+    /// A host bound to the game's runtime (it shares the runtime's dispatch budget).
+    pub fn new(rt: &Rc<Runtime>) -> Self {
+        LuaHost {
+            shared: Rc::new(HostShared {
+                rt: Rc::downgrade(rt),
+                budget: rt.dispatch_budget(),
+                datasets: RefCell::new(None),
+                game: Cell::new(GameVersion::Red),
+                clock: Cell::new(Clock::default()),
+                seed: Cell::new(0),
+                memory_limit: Cell::new(MEMORY_LIMIT),
+                exports: RefCell::new(BTreeMap::new()),
+            }),
+            embedded: BTreeMap::new(),
+            mods: Vec::new(),
+            load_errors: Vec::new(),
+        }
+    }
+
+    /// Serve the files of mod `id` from memory (tests, embedded mods).
+    pub fn add_embedded(&mut self, id: &str, files: BTreeMap<String, String>) {
+        self.embedded.insert(id.to_owned(), Rc::new(files));
+    }
+
+    /// The dataset service behind `mod.datasets:open` (RFC 0015).
+    pub fn set_datasets(&self, service: Rc<dyn DatasetsApi>) {
+        *self.shared.datasets.borrow_mut() = Some(service);
+    }
+
+    /// The active game (`mod.generation`).
+    pub fn set_game(&self, game: GameVersion) {
+        self.shared.game.set(game);
+    }
+
+    /// Where `os.time`/`os.clock` read time (default: the fixed, deterministic clock).
+    pub fn set_clock(&self, clock: Clock) {
+        self.shared.clock.set(clock);
+    }
+
+    /// The run seed mixed into every mod's `math.random` stream.
+    pub fn set_seed(&self, seed: u64) {
+        self.shared.seed.set(seed);
+    }
+
+    /// Bytes each mod's state may allocate (default [`MEMORY_LIMIT`]).
+    pub fn set_memory_limit(&self, bytes: usize) {
+        self.shared.memory_limit.set(bytes);
+    }
+
+    pub fn monitor(&self) -> LuaMonitor {
+        LuaMonitor(self.shared.clone())
+    }
+
+    /// `(mod id, message)` of every entry that failed.
+    pub fn load_errors(&self) -> &[(String, String)] {
+        &self.load_errors
+    }
+
+    /// Ids of the mods this host loaded.
+    pub fn loaded(&self) -> Vec<&str> {
+        self.mods.iter().map(|m| m.id.as_str()).collect()
+    }
+
+    fn load(&mut self, ctx: &mut ModContext<'_>) -> Result<Rc<LuaMod>, String> {
+        let m = ctx.manifest;
+        let rt = self
+            .shared
+            .rt
+            .upgrade()
+            .ok_or("the runtime this host was made for is gone")?;
+        if !std::ptr::eq(Rc::as_ptr(&rt), ctx.runtime) {
+            return Err("this Lua host is bound to a different runtime".to_owned());
+        }
+        let files = match ctx.root {
+            Some(root) => ModFiles::Dir(root.to_owned()),
+            None => self
+                .embedded
+                .get(&m.id)
+                .cloned()
+                .map(ModFiles::Embedded)
+                .ok_or("no files for this mod")?,
+        };
+        files.read(&m.entry)?;
+
+        // `mod.find` for the mods this one names as dependencies (loaded before it).
+        for dep in m.dependencies.iter().chain(&m.optional_dependencies) {
+            if let Some(found) = ctx.find(&dep.id) {
+                self.shared
+                    .exports
+                    .borrow_mut()
+                    .entry(dep.id.clone())
+                    .or_insert(found);
+            }
+        }
+
+        let sb = sandbox::new_state(&SandboxConfig {
+            mod_id: m.id.clone(),
+            budget: self.shared.budget.clone(),
+            clock: self.shared.clock.get(),
+            seed: self.shared.seed.get(),
+            log: ctx.log.clone(),
+            memory_limit: self.shared.memory_limit.get(),
+        })
+        .map_err(|e| format!("cannot create the Lua state: {}", short(&e)))?;
+        let format: Function = sb
+            .lua
+            .globals()
+            .get::<Table>("string")
+            .and_then(|s| s.get("format"))
+            .map_err(|e| short(&e))?;
+        let module = Rc::new(LuaMod {
+            id: m.id.clone(),
+            version: m.version.clone(),
+            lua: sb.lua,
+            host: self.shared.clone(),
+            files,
+            log: ctx.log.clone(),
+            save: ctx.save.clone(),
+            options: ctx.options.clone(),
+            content: ctx.content.clone(),
+            rng: sb.rng,
+            rng_handle: sb.rng_handle,
+            format,
+            warned: RefCell::new(BTreeSet::new()),
+            instructions: sb.instructions,
+        });
+
+        let outcome = run_entry(&module, m, ctx.root.is_some());
+        match outcome {
+            Ok(exports) => {
+                ctx.set_exports(exports.clone());
+                self.shared
+                    .exports
+                    .borrow_mut()
+                    .insert(m.id.clone(), (m.version.clone(), exports));
+                Ok(module)
+            }
+            Err(e) => {
+                let _ = module.lua.gc_collect();
+                Err(e)
+            }
+        }
+    }
+}
+
+/// `mods/<folder>` for mods on disk, `mods/<id>` for embedded ones (never a host path, so
+/// transcripts do not depend on where the game is installed).
+pub fn mod_path(manifest: &Manifest, dir_name: Option<&str>) -> String {
+    format!("mods/{}", dir_name.unwrap_or(&manifest.id))
+}
+
+fn run_entry(module: &Rc<LuaMod>, m: &Manifest, _on_disk: bool) -> Result<Value, String> {
+    let budget = module.host.budget.clone();
+    let _frame = budget.enter(LOAD_LIMIT);
+    let fail = |e: mlua::Error| {
+        if budget_stopped(&budget) {
+            format!("entry {}: {BUDGET_MESSAGE}", m.entry)
+        } else {
+            short(&e)
+        }
+    };
+    let lua = &module.lua;
+    let path = format!("mods/{}", m.id);
+    let api = crate::modapi::build(module, m, &path).map_err(fail)?;
+    let text = module.files.read(&m.entry)?;
+    if text.as_bytes().first() == Some(&0x1b) {
+        return Err(format!(
+            "{}: binary chunks are not accepted: mods load Lua source text only",
+            m.entry
+        ));
+    }
+    let chunk = lua
+        .load(text.as_str())
+        .set_name(format!("@{path}/{}", m.entry))
+        .set_mode(mlua::chunk::ChunkMode::Text)
+        .into_function()
+        .map_err(fail)?;
+    let returned: MultiValue = chunk.call(api.clone()).map_err(fail)?;
+    if let Some(LuaValue::Function(f)) = returned.front() {
+        f.call::<()>(api.clone()).map_err(fail)?;
+    }
+    let exports: LuaValue = api.get("exports").map_err(fail)?;
+    from_lua_data_only(&exports).map_err(|e| format!("mod.exports: {e}"))
+}
+
+impl ModHost for LuaHost {
+    fn name(&self) -> &str {
+        "lua"
+    }
+
+    fn handles(&self, manifest: &Manifest) -> bool {
+        manifest.entry.ends_with(".lua")
+    }
+
+    fn run_entry(&mut self, ctx: &mut ModContext<'_>) -> Result<(), String> {
+        match self.load(ctx) {
+            Ok(module) => {
+                self.mods.push(module);
+                Ok(())
+            }
+            Err(e) => {
+                self.load_errors.push((ctx.manifest.id.clone(), e.clone()));
+                Err(e)
+            }
+        }
+    }
+}

@@ -1,0 +1,489 @@
+//! The legacy `mod` object (reference §2.5), over Pallet's buses, services and facades.
+//!
+//! `mod` is a plain table (legacy mods keep their own fields on it); its services are
+//! **userdata handles** whose metatables are protected (`getmetatable` returns `false` and
+//! `setmetatable` refuses them), so no metatable game can swap a handle's methods or forge one.
+//!
+//! | member | what it is |
+//! |---|---|
+//! | `id`, `version`, `path`, `manifest`, `generation`, `developer` | identity (`manifest` is a deep copy of `manifest.json`; `path` is `mods/<id>`) |
+//! | `hooks:wrap(name, fn, priority)` | a link on the shared chain; returns an unsubscribe function. A name the engine never raises is accepted with a one-time warning (the wrapper never runs), as on the Lua engine's name-keyed bus |
+//! | `events:on/once(name, fn, priority)`, `events:emit(name, payload)` | listeners (unsubscribe function returned); emit only `mod.<id>.*` |
+//! | `log:info/warn/error(fmt, …)` | printf-style (`string.format`), prefixed `[id]` |
+//! | `save:get(key, default)`, `save:set(key, value)` | the mod's bucket in the save's `modData` |
+//! | `options:define(rows)`, `options:get(key)` | option rows and live values |
+//! | `find(id)` / `mod:find(id)` | `{id, version, exports}` or nil |
+//! | `exports` | a table; its data (functions left out) is published after the entry |
+//! | `content.<registry>:register/override/patch/remove/get/each` | the content registries; `DELETE` is the patch sentinel, `__append`/`__prepend` extend lists; a registry Pallet does not have drops writes with a one-time warning |
+//! | `world:activeBlockAt(mapId, bx, by)` | RFC 0013: block id or `nil, reason` |
+//! | `datasets:open(version)` | RFC 0015 view or `nil, reason` |
+//! | `mod:read(rel)`, `mod:list(prefix)` | the mod's own files (`nil, err` on failure) |
+//! | `checkpoints`, `storage`, `ui`, `input`, `commands`, `migrations`, `assets`, `game`, … | **nil**: the engine does not provide them (yet), so feature probes take their fallback |
+
+use std::rc::{Rc, Weak};
+
+use mlua::{
+    AnyUserData, Function, Lua, MetaMethod, MultiValue, Table, UserData, UserDataMethods,
+    Value as LuaValue,
+};
+use pallet_api::access::current_world;
+use pallet_api::catalog::{event_info, hook_info};
+use pallet_api::content::REGISTRIES;
+use pallet_api::manifest::Manifest;
+use pallet_api::reasons::BlockReadError;
+use pallet_api::Value;
+
+use crate::convert::{from_lua, to_lua};
+use crate::host::LuaMod;
+use crate::link::{LuaLink, LuaListener};
+
+fn gone() -> mlua::Error {
+    mlua::Error::runtime("the mod is unloaded")
+}
+
+fn upgrade(m: &Weak<LuaMod>) -> mlua::Result<Rc<LuaMod>> {
+    m.upgrade().ok_or_else(gone)
+}
+
+fn data(v: &LuaValue, what: &str) -> mlua::Result<Value> {
+    from_lua(v).map_err(|e| mlua::Error::runtime(format!("{what}: {e}")))
+}
+
+/// A Lua priority number as a chain priority (fractions floored, clamped to 32 bits).
+fn priority(p: Option<f64>) -> i32 {
+    match p {
+        Some(p) if p.is_finite() => {
+            p.floor().clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32
+        }
+        _ => 0,
+    }
+}
+
+/// `(nil, reason)` as Lua returns.
+fn nil_reason(lua: &Lua, reason: &str) -> mlua::Result<MultiValue> {
+    Ok(MultiValue::from_iter([
+        LuaValue::Nil,
+        LuaValue::String(lua.create_string(reason)?),
+    ]))
+}
+
+// ----- hooks ---------------------------------------------------------------------------------
+
+struct Hooks(Weak<LuaMod>);
+
+impl UserData for Hooks {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_method(
+            "wrap",
+            |lua, this, (name, f, prio): (String, Function, Option<f64>)| {
+                let m = upgrade(&this.0)?;
+                let rt = m.host.rt.upgrade().ok_or_else(gone)?;
+                let Some(info) = hook_info(&name) else {
+                    m.warn_once(
+                        &format!("hook:{name}"),
+                        &format!(
+                            "hook {name} is not raised by Pallet; this wrapper never runs (see docs/modding-lua.md)"
+                        ),
+                    );
+                    return lua.create_function(|_, ()| Ok(false));
+                };
+                let link = Rc::new(LuaLink {
+                    f,
+                    m: m.clone(),
+                    info,
+                });
+                let handle = (info.wrap_script)(&rt, &m.id, priority(prio), link);
+                let weak_rt = Rc::downgrade(&rt);
+                lua.create_function(move |_, ()| {
+                    Ok(weak_rt
+                        .upgrade()
+                        .is_some_and(|rt| rt.unsubscribe_hook(handle)))
+                })
+            },
+        );
+    }
+}
+
+// ----- events --------------------------------------------------------------------------------
+
+struct Events(Weak<LuaMod>);
+
+fn subscribe(
+    lua: &Lua,
+    this: &Events,
+    name: String,
+    f: Function,
+    prio: Option<f64>,
+    once: bool,
+) -> mlua::Result<Function> {
+    let m = upgrade(&this.0)?;
+    let rt = m.host.rt.upgrade().ok_or_else(gone)?;
+    let listener = Rc::new(LuaListener { f, m: m.clone() });
+    let handle = match event_info(&name) {
+        Some(info) => (info.on_script)(&rt, &m.id, priority(prio), once, listener),
+        None => {
+            use pallet_api::script::ScriptListener;
+            rt.on_named(&name, &m.id, priority(prio), once, move |payload| {
+                listener.call(payload)
+            })
+        }
+    };
+    let weak_rt = Rc::downgrade(&rt);
+    lua.create_function(move |_, ()| {
+        Ok(weak_rt
+            .upgrade()
+            .is_some_and(|rt| rt.unsubscribe_event(&handle)))
+    })
+}
+
+impl UserData for Events {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_method(
+            "on",
+            |lua, this, (name, f, prio): (String, Function, Option<f64>)| {
+                subscribe(lua, this, name, f, prio, false)
+            },
+        );
+        methods.add_method(
+            "once",
+            |lua, this, (name, f, prio): (String, Function, Option<f64>)| {
+                subscribe(lua, this, name, f, prio, true)
+            },
+        );
+        methods.add_method("emit", |_, this, (name, payload): (String, LuaValue)| {
+            let m = upgrade(&this.0)?;
+            let rt = m.host.rt.upgrade().ok_or_else(gone)?;
+            let payload = data(&payload, "events:emit payload")?;
+            rt.emit_mod(&m.id, &name, &payload)
+                .map_err(|e| mlua::Error::runtime(e.to_string()))
+        });
+    }
+}
+
+// ----- log -----------------------------------------------------------------------------------
+
+struct Log(Weak<LuaMod>);
+
+fn printf(m: &LuaMod, lua: &Lua, args: MultiValue) -> String {
+    let tostring = |v: &LuaValue| -> String {
+        lua.globals()
+            .get::<Function>("tostring")
+            .and_then(|f| f.call::<String>(v.clone()))
+            .unwrap_or_else(|_| format!("<{}>", v.type_name()))
+    };
+    if args.len() <= 1 {
+        return args.front().map(tostring).unwrap_or_default();
+    }
+    match m.format.call::<String>(args.clone()) {
+        Ok(s) => s,
+        Err(e) => {
+            let parts: Vec<String> = args.iter().map(tostring).collect();
+            format!(
+                "{} (bad format: {})",
+                parts.join(" "),
+                crate::errors::short(&e)
+            )
+        }
+    }
+}
+
+impl UserData for Log {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        for level in ["info", "warn", "error"] {
+            methods.add_method(level, move |lua, this, args: MultiValue| {
+                let m = upgrade(&this.0)?;
+                let text = crate::sandbox::cut(&printf(&m, lua, args));
+                match level {
+                    "info" => m.log.info(&text),
+                    "warn" => m.log.warn(&text),
+                    _ => m.log.error(&text),
+                }
+                Ok(())
+            });
+        }
+    }
+}
+
+// ----- save, options -------------------------------------------------------------------------
+
+struct Save(Weak<LuaMod>);
+
+impl UserData for Save {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_method("get", |lua, this, (key, default): (String, LuaValue)| {
+            let m = upgrade(&this.0)?;
+            let default = data(&default, "save:get default")?;
+            to_lua(lua, &m.save.get(&key, default))
+        });
+        methods.add_method("set", |_, this, (key, value): (String, LuaValue)| {
+            let m = upgrade(&this.0)?;
+            let value = data(&value, "save:set")?;
+            m.save
+                .set(&key, value)
+                .map_err(|e| mlua::Error::runtime(format!("save:set: {e}")))
+        });
+    }
+}
+
+struct Options(Weak<LuaMod>);
+
+impl UserData for Options {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_method("define", |_, this, rows: LuaValue| {
+            let m = upgrade(&this.0)?;
+            let rows = data(&rows, "options:define")?;
+            m.options
+                .define(rows)
+                .map_err(|e| mlua::Error::runtime(format!("options:define: {e}")))
+        });
+        methods.add_method("get", |lua, this, key: String| {
+            let m = upgrade(&this.0)?;
+            to_lua(lua, &m.options.get(&key))
+        });
+    }
+}
+
+// ----- content -------------------------------------------------------------------------------
+
+struct ContentHandle(Weak<LuaMod>);
+
+struct RegistryHandle {
+    m: Weak<LuaMod>,
+    name: String,
+    known: bool,
+}
+
+impl RegistryHandle {
+    fn write(&self, op: &str, id: &str, value: Option<&LuaValue>) -> mlua::Result<()> {
+        let m = upgrade(&self.m)?;
+        if !self.known {
+            m.warn_once(
+                &format!("registry:{}", self.name),
+                &format!(
+                    "content.{} is not a Pallet registry; {op}({id}) and later writes to it are dropped",
+                    self.name
+                ),
+            );
+            return Ok(());
+        }
+        let value = match value {
+            Some(v) => data(v, &format!("content.{}:{op}({id})", self.name))?,
+            None => Value::Nil,
+        };
+        let c = &m.content;
+        let r = match op {
+            "register" => c.register(&self.name, id, value),
+            "override" => c.override_record(&self.name, id, value),
+            "patch" => c.patch(&self.name, id, value),
+            _ => c.remove(&self.name, id),
+        };
+        r.map_err(|e| mlua::Error::runtime(e.to_string()))
+    }
+}
+
+impl UserData for RegistryHandle {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        for op in ["register", "override", "patch"] {
+            methods.add_method(op, move |_, this, (id, v): (String, LuaValue)| {
+                this.write(op, &id, Some(&v))
+            });
+        }
+        methods.add_method("remove", |_, this, id: String| {
+            this.write("remove", &id, None)
+        });
+        methods.add_method("get", |lua, this, id: String| {
+            let m = upgrade(&this.m)?;
+            match m.content.get(&this.name, &id) {
+                Some(v) => to_lua(lua, &v),
+                None => Ok(LuaValue::Nil),
+            }
+        });
+        // `for id, record in content.X:each() do … end` (ids in lexical order, copies).
+        methods.add_method("each", |lua, this, ()| {
+            let m = upgrade(&this.m)?;
+            let rows = m.content.each(&this.name);
+            let mut index = 0usize;
+            lua.create_function_mut(move |lua, _: MultiValue| {
+                let Some((id, v)) = rows.get(index) else {
+                    return Ok(MultiValue::new());
+                };
+                index += 1;
+                Ok(MultiValue::from_iter([
+                    LuaValue::String(lua.create_string(id)?),
+                    to_lua(lua, v)?,
+                ]))
+            })
+        });
+    }
+}
+
+impl UserData for ContentHandle {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_meta_method(MetaMethod::Index, |_, this, name: String| {
+            Ok(RegistryHandle {
+                m: this.0.clone(),
+                known: REGISTRIES.iter().any(|(n, _, _)| *n == name),
+                name,
+            })
+        });
+    }
+}
+
+// ----- world ---------------------------------------------------------------------------------
+
+struct World;
+
+impl UserData for World {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        // RFC 0013: `activeBlockAt(mapId, blockX, blockY) -> blockId | nil, reason`.
+        methods.add_method(
+            "activeBlockAt",
+            |lua, _, (map_id, bx, by): (LuaValue, LuaValue, LuaValue)| {
+                let map_id = match &map_id {
+                    LuaValue::String(s) => s.to_str().map(|s| s.to_string()).unwrap_or_default(),
+                    _ => String::new(),
+                };
+                let bx = from_lua(&bx).unwrap_or(Value::Nil);
+                let by = from_lua(&by).unwrap_or(Value::Nil);
+                let read = current_world(|w| match w {
+                    None => Err(BlockReadError::NoOverworld),
+                    Some(w) => w.active_block_at(&map_id, &bx, &by),
+                });
+                match read {
+                    Ok(block) => Ok(MultiValue::from_iter([LuaValue::Number(f64::from(block))])),
+                    Err(reason) => nil_reason(lua, reason.as_str()),
+                }
+            },
+        );
+    }
+}
+
+// ----- identity, files, find ----------------------------------------------------------------
+
+fn json_to_value(j: &serde_json::Value) -> Value {
+    match j {
+        serde_json::Value::Null => Value::Nil,
+        serde_json::Value::Bool(b) => Value::Bool(*b),
+        serde_json::Value::Number(n) => match n.as_i64() {
+            Some(i) => Value::Int(i),
+            None => Value::Float(n.as_f64().unwrap_or(0.0)),
+        },
+        serde_json::Value::String(s) => Value::Str(s.clone()),
+        serde_json::Value::Array(a) => Value::List(a.iter().map(json_to_value).collect()),
+        serde_json::Value::Object(o) => Value::Map(
+            o.iter()
+                .map(|(k, v)| (k.clone(), json_to_value(v)))
+                .collect(),
+        ),
+    }
+}
+
+/// `f(x)` and `obj:f(x)` both accepted: drop a leading table (the `mod` object).
+fn method_arg(args: MultiValue) -> LuaValue {
+    let mut it = args.into_iter();
+    match it.next() {
+        Some(LuaValue::Table(_)) => it.next().unwrap_or(LuaValue::Nil),
+        Some(v) => v,
+        None => LuaValue::Nil,
+    }
+}
+
+fn install_files(lua: &Lua, api: &Table, m: &Rc<LuaMod>) -> mlua::Result<()> {
+    let weak = Rc::downgrade(m);
+    api.raw_set(
+        "read",
+        lua.create_function(move |lua, args: MultiValue| {
+            let m = upgrade(&weak)?;
+            let rel = match method_arg(args) {
+                LuaValue::String(s) => s.to_string_lossy(),
+                _ => return nil_reason(lua, "read: a relative file path is required"),
+            };
+            match m.files.read(&rel) {
+                Ok(text) => Ok(MultiValue::from_iter([LuaValue::String(
+                    lua.create_string(text)?,
+                )])),
+                Err(e) => nil_reason(lua, &e),
+            }
+        })?,
+    )?;
+    let weak = Rc::downgrade(m);
+    api.raw_set(
+        "list",
+        lua.create_function(move |lua, args: MultiValue| {
+            let m = upgrade(&weak)?;
+            let prefix = match method_arg(args) {
+                LuaValue::String(s) => s.to_string_lossy(),
+                _ => String::new(),
+            };
+            match m.files.list(&prefix) {
+                Ok(paths) => {
+                    let v = Value::List(paths.into_iter().map(Value::Str).collect());
+                    Ok(MultiValue::from_iter([to_lua(lua, &v)?]))
+                }
+                Err(e) => nil_reason(lua, &e),
+            }
+        })?,
+    )?;
+    let weak = Rc::downgrade(m);
+    api.raw_set(
+        "find",
+        lua.create_function(move |lua, args: MultiValue| {
+            let m = upgrade(&weak)?;
+            let id = match method_arg(args) {
+                LuaValue::String(s) => s.to_string_lossy(),
+                _ => return Ok(LuaValue::Nil),
+            };
+            let found = m.host.exports.borrow().get(&id).cloned();
+            match found {
+                Some((version, exports)) => to_lua(
+                    lua,
+                    &Value::map([
+                        ("id", Value::Str(id)),
+                        ("version", Value::Str(version)),
+                        ("exports", exports),
+                    ]),
+                ),
+                None => Ok(LuaValue::Nil),
+            }
+        })?,
+    )?;
+    Ok(())
+}
+
+/// Build the `mod` object for `m`.
+pub fn build(m: &Rc<LuaMod>, manifest: &Manifest, path: &str) -> mlua::Result<Table> {
+    let lua = &m.lua;
+    let weak = Rc::downgrade(m);
+    let api = lua.create_table()?;
+    api.raw_set("id", manifest.id.as_str())?;
+    api.raw_set("version", manifest.version.as_str())?;
+    api.raw_set("path", path)?;
+    api.raw_set("generation", f64::from(m.host.game.get().generation()))?;
+    api.raw_set("developer", false)?;
+    api.raw_set("manifest", to_lua(lua, &json_to_value(&manifest.raw))?)?;
+    // The patch sentinel (immutable userdata; crosses as the api's delete marker).
+    api.raw_set("DELETE", crate::convert::DeleteSentinel)?;
+    api.raw_set("exports", lua.create_table()?)?;
+    api.raw_set("hooks", Hooks(weak.clone()))?;
+    api.raw_set("events", Events(weak.clone()))?;
+    api.raw_set("log", Log(weak.clone()))?;
+    api.raw_set("save", Save(weak.clone()))?;
+    api.raw_set("options", Options(weak.clone()))?;
+    api.raw_set("content", ContentHandle(weak.clone()))?;
+    api.raw_set("world", World)?;
+    api.raw_set("datasets", crate::datasets::Datasets(weak))?;
+    install_files(lua, &api, m)?;
+    Ok(api)
+}
+
+/// Is `v` one of the shim's handles? (Tests and diagnostics.)
+pub fn is_handle(v: &AnyUserData) -> bool {
+    v.is::<Hooks>()
+        || v.is::<Events>()
+        || v.is::<Log>()
+        || v.is::<Save>()
+        || v.is::<Options>()
+        || v.is::<ContentHandle>()
+        || v.is::<RegistryHandle>()
+        || v.is::<World>()
+}

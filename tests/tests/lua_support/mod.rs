@@ -1,0 +1,194 @@
+//! Shared helpers of the `lua_*` integration tests: load Lua (and Rhai) mods through the api
+//! crate's loader with a `LuaHost` and a `RhaiHost` on one runtime, and drive hooks through it.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use pallet_api::catalog::common::GameVersion;
+use pallet_api::catalog::hooks::{ExpGain, ExpGainArgs, ExpGainContext};
+use pallet_api::content::Content;
+use pallet_api::loader::{EnableState, LoadStatus, Loader, ModCandidate, ModState};
+use pallet_api::{Runtime, Value};
+use pallet_compat_lua::{LuaHost, LuaMonitor};
+use pallet_script_host::host::{HostMonitor, RhaiHost};
+
+pub fn lua_fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/lua_mods")
+        .join(name)
+}
+
+pub fn rhai_fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/mods")
+        .join(name)
+}
+
+pub struct Env {
+    pub rt: Rc<Runtime>,
+    pub loader: Loader,
+    pub lua: LuaMonitor,
+    pub rhai: HostMonitor,
+}
+
+impl Env {
+    pub fn status(&self) -> &LoadStatus {
+        self.loader.status()
+    }
+
+    pub fn state(&self, id: &str) -> ModState {
+        self.status()
+            .get(id)
+            .map(|m| m.state)
+            .unwrap_or(ModState::Pending)
+    }
+
+    pub fn error(&self, id: &str) -> String {
+        self.status()
+            .get(id)
+            .and_then(|m| m.error.clone())
+            .unwrap_or_default()
+    }
+
+    /// Every feed line so far (mod log lines, failures), drained.
+    pub fn feed(&self) -> Vec<String> {
+        self.rt
+            .drain_diagnostics()
+            .into_iter()
+            .map(|d| d.message)
+            .collect()
+    }
+
+    pub fn assert_loaded(&self, id: &str) {
+        assert_eq!(self.state(id), ModState::Loaded, "{id}: {}", self.error(id));
+    }
+}
+
+/// An in-memory mod: id, manifest JSON, files (`main.lua` / `main.rhai` …).
+pub struct Mem<'a> {
+    pub id: &'a str,
+    pub manifest: String,
+    pub files: Vec<(&'a str, String)>,
+}
+
+/// A Lua mod with only `main.lua`.
+pub fn lua_mod<'a>(id: &'a str, main: &str) -> Mem<'a> {
+    Mem {
+        id,
+        manifest: lua_manifest(id, ""),
+        files: vec![("main.lua", main.to_owned())],
+    }
+}
+
+/// A Rhai mod with only `main.rhai` and the `hooks` capability.
+pub fn rhai_mod<'a>(id: &'a str, main: &str) -> Mem<'a> {
+    Mem {
+        id,
+        manifest: format!(
+            r#"{{"id": "{id}", "name": "{id}", "version": "1.0.0", "api": 2, "entry": "main.rhai", "capabilities": ["hooks", "content", "world"]}}"#
+        ),
+        files: vec![("main.rhai", main.to_owned())],
+    }
+}
+
+/// A legacy manifest (api 2, as the survey's mods ship them) plus `extra` JSON fields.
+pub fn lua_manifest(id: &str, extra: &str) -> String {
+    format!(
+        r#"{{"id": "{id}", "name": "{id}", "version": "1.2.0", "api": 2, "entry": "main.lua", "category": "TWEAK", "priority": 100, "permissions": ["engine_internals"], "games": ["gen1"], "conflicts": [], "dependencies": []{extra}}}"#
+    )
+}
+
+pub struct Setup {
+    pub content: Content,
+    pub options: Vec<(String, String, Value)>,
+}
+
+impl Default for Setup {
+    fn default() -> Self {
+        Setup {
+            content: Content::new(),
+            options: Vec::new(),
+        }
+    }
+}
+
+/// Load mod folders (on disk) plus in-memory mods, Lua and Rhai hosts on one runtime.
+pub fn load_with(dirs: &[PathBuf], memory: Vec<Mem<'_>>, setup: Setup) -> Env {
+    let rt = Rc::new(Runtime::new());
+    let mut lua = LuaHost::new(&rt);
+    let mut rhai = RhaiHost::new(&rt);
+    let mut candidates: Vec<ModCandidate> =
+        dirs.iter().map(|d| ModCandidate::from_dir(d)).collect();
+    for m in memory {
+        let files: BTreeMap<String, String> = m
+            .files
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), v.clone()))
+            .collect();
+        if files.contains_key("main.lua") {
+            lua.add_embedded(m.id, files);
+        } else {
+            rhai.add_embedded(m.id, files);
+        }
+        candidates.push(ModCandidate::from_manifest_text(m.id, &m.manifest, true));
+    }
+    let (lua_monitor, rhai_monitor) = (lua.monitor(), rhai.monitor());
+    let mut loader = Loader::new(GameVersion::Red, "0.1.0", setup.content);
+    for (id, key, v) in setup.options {
+        loader.options.set_user_value(&id, &key, v);
+    }
+    loader.add_host(Box::new(lua));
+    loader.add_host(Box::new(rhai));
+    loader.load(&rt, &candidates, &EnableState::default());
+    Env {
+        rt,
+        loader,
+        lua: lua_monitor,
+        rhai: rhai_monitor,
+    }
+}
+
+pub fn load(dirs: &[PathBuf], memory: Vec<Mem<'_>>) -> Env {
+    load_with(dirs, memory, Setup::default())
+}
+
+pub fn exp_args(level: u8) -> ExpGainArgs {
+    ExpGainArgs {
+        ctx: ExpGainContext {
+            defeated_def: Value::map([("name", Value::from("PIDGEY"))]),
+            level,
+            is_trainer: false,
+            participants: 1,
+            traded: false,
+            mon: Value::Nil,
+        },
+    }
+}
+
+/// `exp.gain` through the bus with a vanilla answer of `vanilla`; counts vanilla runs.
+pub fn exp_gain(rt: &Runtime, vanilla: u32) -> (u32, u32) {
+    let runs = std::cell::Cell::new(0);
+    let out = if rt.wants_hook::<ExpGain>() {
+        rt.call::<ExpGain>(exp_args(5), |_| {
+            runs.set(runs.get() + 1);
+            vanilla
+        })
+    } else {
+        runs.set(1);
+        vanilla
+    };
+    (out, runs.get())
+}
+
+/// Feed lines with the `[id] ` prefix removed (to compare a Lua mod with its Rhai twin).
+pub fn unprefixed(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .map(|l| match l.split_once("] ") {
+            Some((head, rest)) if head.starts_with('[') => rest.to_owned(),
+            _ => l.clone(),
+        })
+        .collect()
+}
