@@ -138,21 +138,27 @@ impl fmt::Display for DecodeError {
 
 impl std::error::Error for DecodeError {}
 
-/// A table key as written.
+/// An explicit table key (`name =` or `[key] =`).
 enum Key {
-    /// Positional entry number `n` (1-based).
-    Pos(i64),
     Int(i64),
     Str(String),
 }
 
-/// One open table.
+/// One open table: its entries by kind of key, kept apart so the common shapes (all named,
+/// all positional) close without re-sorting or re-keying.
 #[derive(Default)]
 struct Frame {
-    entries: Vec<(Key, Value)>,
+    named: Vec<(String, Value)>,
+    positional: Vec<Value>,
+    indexed: Vec<(i64, Value)>,
     /// The key of the entry whose value is being parsed (`None`: positional).
     pending: Option<Key>,
-    next_pos: i64,
+}
+
+impl Frame {
+    fn len(&self) -> usize {
+        self.named.len() + self.positional.len() + self.indexed.len()
+    }
 }
 
 /// What the parser expects next inside the top frame.
@@ -164,6 +170,8 @@ enum Expect {
 
 struct Parser<'a> {
     src: &'a [u8],
+    /// `src` as text when it is valid UTF-8 (checked once), so slices need no re-validation.
+    text: Option<&'a str>,
     pos: usize,
     limits: Limits,
     nodes: usize,
@@ -181,6 +189,7 @@ fn is_ident_char(b: u8) -> bool {
 pub fn decode(src: &[u8], limits: &Limits) -> Result<Value, DecodeError> {
     let mut p = Parser {
         src,
+        text: None,
         pos: 0,
         limits: *limits,
         nodes: 0,
@@ -191,6 +200,7 @@ pub fn decode(src: &[u8], limits: &Limits) -> Result<Value, DecodeError> {
     if src.first() == Some(&0x1b) {
         return Err(p.err(DecodeErrorKind::BinaryChunk));
     }
+    p.text = std::str::from_utf8(src).ok();
     p.skip_trivia()?;
     match p.ident() {
         Some("return") => {}
@@ -220,6 +230,14 @@ impl<'a> Parser<'a> {
             kind,
             offset: self.pos,
             line: 1 + upto.iter().filter(|&&b| b == b'\n').count(),
+        }
+    }
+
+    /// `src[start..end]` as text (O(1) when the whole source is UTF-8).
+    fn slice(&self, start: usize, end: usize) -> Option<&'a str> {
+        match self.text {
+            Some(t) => t.get(start..end),
+            None => std::str::from_utf8(self.src.get(start..end)?).ok(),
         }
     }
 
@@ -266,7 +284,7 @@ impl<'a> Parser<'a> {
         while src.get(end).copied().is_some_and(is_ident_char) {
             end += 1;
         }
-        std::str::from_utf8(&src[start..end]).ok()
+        self.slice(start, end)
     }
 
     fn ident(&mut self) -> Option<&'a str> {
@@ -373,61 +391,53 @@ impl<'a> Parser<'a> {
         }
         self.count_node()?;
         self.pos += 1; // `{`
-        stack.push(Frame {
-            next_pos: 1,
-            ..Frame::default()
-        });
+        stack.push(Frame::default());
         Ok(())
     }
 
     /// Add a finished value to `frame` under its pending key (or the next position).
     fn attach(&self, frame: &mut Frame, value: Value) -> Result<(), DecodeError> {
-        if frame.entries.len() >= self.limits.max_table_entries {
+        if frame.len() >= self.limits.max_table_entries {
             return Err(self.err(DecodeErrorKind::TooManyEntries));
         }
-        let key = match frame.pending.take() {
-            Some(k) => k,
-            None => {
-                let k = Key::Pos(frame.next_pos);
-                frame.next_pos = frame.next_pos.saturating_add(1);
-                k
-            }
-        };
-        frame.entries.push((key, value));
+        match frame.pending.take() {
+            Some(Key::Str(k)) => frame.named.push((k, value)),
+            Some(Key::Int(i)) => frame.indexed.push((i, value)),
+            None => frame.positional.push(value),
+        }
         Ok(())
     }
 
     /// Turn a closed table into a list (keys exactly `1..n`) or a map (string keys).
     fn close(&self, frame: Frame) -> Result<Value, DecodeError> {
-        if frame.entries.is_empty() {
-            return Ok(Value::Map(BTreeMap::new()));
-        }
-        let stringy = frame
-            .entries
-            .iter()
-            .filter(|(k, _)| matches!(k, Key::Str(_)))
-            .count();
-        if stringy == frame.entries.len() {
-            let mut map = BTreeMap::new();
-            for (k, v) in frame.entries {
-                if let Key::Str(s) = k {
-                    if map.contains_key(&s) {
-                        return Err(self.err(DecodeErrorKind::DuplicateKey(s)));
-                    }
-                    map.insert(s, v);
-                }
+        let Frame {
+            mut named,
+            positional,
+            indexed,
+            ..
+        } = frame;
+        if !named.is_empty() {
+            if !positional.is_empty() || !indexed.is_empty() {
+                return Err(self.err(DecodeErrorKind::MixedTable));
             }
-            return Ok(Value::Map(map));
+            // Sorted once, duplicates found side by side, then built in bulk.
+            named.sort_by(|a, b| a.0.cmp(&b.0));
+            if let Some(w) = named.windows(2).find(|w| w[0].0 == w[1].0) {
+                return Err(self.err(DecodeErrorKind::DuplicateKey(w[0].0.clone())));
+            }
+            return Ok(Value::Map(named.into_iter().collect()));
         }
-        if stringy != 0 {
-            return Err(self.err(DecodeErrorKind::MixedTable));
+        if indexed.is_empty() {
+            return Ok(if positional.is_empty() {
+                Value::Map(BTreeMap::new())
+            } else {
+                Value::List(positional)
+            });
         }
+        // Explicit integer keys: positional entries are 1, 2, … in Lua; merge and require 1..n.
         let mut by_index: BTreeMap<i64, Value> = BTreeMap::new();
-        for (k, v) in frame.entries {
-            let i = match k {
-                Key::Pos(i) | Key::Int(i) => i,
-                Key::Str(_) => return Err(self.err(DecodeErrorKind::MixedTable)),
-            };
+        let numbered = (1i64..).zip(positional);
+        for (i, v) in numbered.chain(indexed) {
             if by_index.insert(i, v).is_some() {
                 return Err(self.err(DecodeErrorKind::DuplicateKey(i.to_string())));
             }
@@ -497,6 +507,25 @@ impl<'a> Parser<'a> {
 
     fn string(&mut self, quote: u8) -> Result<String, DecodeError> {
         self.pos += 1;
+        // Fast path: no escape before the closing quote — one slice, one UTF-8 check.
+        let start = self.pos;
+        let rest = &self.src[start..];
+        if let Some(end) = rest
+            .iter()
+            .position(|&b| b == quote || b == b'\\' || b == b'\n' || b == b'\r')
+        {
+            if rest[end] == quote {
+                if end > self.limits.max_string_bytes {
+                    self.pos = start + self.limits.max_string_bytes;
+                    return Err(self.err(DecodeErrorKind::StringTooLong));
+                }
+                let text = self
+                    .slice(start, start + end)
+                    .ok_or_else(|| self.err(DecodeErrorKind::InvalidUtf8))?;
+                self.pos = start + end + 1;
+                return Ok(text.to_owned());
+            }
+        }
         let mut out: Vec<u8> = Vec::new();
         loop {
             let Some(b) = self.peek() else {
@@ -589,7 +618,7 @@ impl<'a> Parser<'a> {
                 break;
             }
         }
-        let token = std::str::from_utf8(&self.src[start..self.pos]).unwrap_or("");
+        let token = self.slice(start, self.pos).unwrap_or("");
         let bad = || DecodeErrorKind::BadNumber(token.to_owned());
         if hex {
             let digits = &token[2..];
@@ -609,13 +638,28 @@ impl<'a> Parser<'a> {
         }
         let integral = token.bytes().all(|b| b.is_ascii_digit());
         if integral {
-            let text = if negative {
-                format!("-{token}")
-            } else {
-                token.to_owned()
-            };
-            if let Ok(i) = text.parse::<i64>() {
-                return Ok(Value::Int(i));
+            // Accumulate negatively so i64::MIN parses; overflow falls through to a float.
+            let mut acc: i64 = 0;
+            let mut fits = true;
+            for b in token.bytes() {
+                match acc
+                    .checked_mul(10)
+                    .and_then(|a| a.checked_sub(i64::from(b - b'0')))
+                {
+                    Some(a) => acc = a,
+                    None => {
+                        fits = false;
+                        break;
+                    }
+                }
+            }
+            if fits {
+                if negative {
+                    return Ok(Value::Int(acc));
+                }
+                if let Some(i) = acc.checked_neg() {
+                    return Ok(Value::Int(i));
+                }
             }
         }
         let f: f64 = token.parse().map_err(|_| self.err(bad()))?;
