@@ -527,3 +527,29 @@ fn replace_leaf(v: &mut Value, mut k: usize, with: &Value) -> usize {
         }
     }
 }
+
+#[test]
+fn records_convert_to_script_values_for_every_rng_state() {
+    // The generator state is a full u64; the record spells it as hex so that states above
+    // i64::MAX still become script values.
+    let mut game = new_game(Rc::new(Runtime::new()));
+    for state in [0, 1, i64::MAX as u64, i64::MAX as u64 + 1, u64::MAX] {
+        game.rng = pallet_engine::rng::Rng::from_state(state);
+        let cp = checkpoint::capture(&mut game).unwrap();
+        let v = cp.to_value().expect("script value");
+        assert_eq!(Checkpoint::from_value(v).unwrap(), cp);
+        // And a restore through the script value puts the same state back.
+        game.rng = pallet_engine::rng::Rng::from_state(state ^ 1);
+        checkpoint::restore_value(&mut game, &cp.to_value().unwrap()).unwrap();
+        assert_eq!(game.rng.state(), state);
+    }
+    let cp = checkpoint::capture(&mut new_game(Rc::new(Runtime::new()))).unwrap();
+    let mut v = cp.to_value().unwrap();
+    if let Value::Map(m) = &mut v {
+        m.insert(
+            "rng".into(),
+            Value::Map([("state".to_owned(), Value::Str("XYZ".into()))].into()),
+        );
+    }
+    assert!(Checkpoint::from_value(v).is_err());
+}
