@@ -99,6 +99,8 @@ impl<R: BattleRng> Battle<R> {
         // Quick Attack order check read it).
         b.selected = old.selected;
         b.move_slot = old.move_slot;
+        // So does the loaded move data (Counter reads the opponent's).
+        b.cur = old.cur;
         st.battler = b;
         st.screens = Default::default();
         st.faint_queued = false;
@@ -316,6 +318,11 @@ impl<R: BattleRng> Battle<R> {
     /// escape, a decided battle).
     fn side_turn(&mut self, rt: &Runtime, s: Side) -> bool {
         if self.result.is_some() {
+            return false;
+        }
+        if self.hp(s) == 0 || self.hp(s.other()) == 0 {
+            // Every path that empties an HP bar is followed by the faint step; this is a guard.
+            self.resolve_faints(rt);
             return false;
         }
         match self.execute_move(rt, s) {
