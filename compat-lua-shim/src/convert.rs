@@ -211,10 +211,12 @@ fn table(
                 Value::Int(i) => i.to_string(),
                 _ => n.to_string(),
             },
-            other => return Err(CrossError(format!(
+            other => {
+                return Err(CrossError(format!(
                 "a table key of type {} cannot cross into the engine (keys are strings or numbers)",
                 other.type_name()
-            ))),
+            )))
+            }
         };
         map.insert(key, convert(v, depth + 1, nodes, functions)?);
     }

@@ -3,6 +3,7 @@
 //! mods. See `README.md` for the module table and `docs/modding-lua.md` for what loads.
 
 pub mod bit;
+pub mod check;
 pub mod clock;
 pub mod convert;
 pub mod datasets;

@@ -6,6 +6,12 @@
 
 use std::rc::Rc;
 
+// Battles started from the overworld (the battle mode); a child module so it reaches the
+// game's parts.
+#[path = "game_battle.rs"]
+mod battle_mode;
+pub use battle_mode::{BattleSession, TrainerDef, TRAINERS};
+
 use pallet_api::{Runtime, Value};
 use thiserror::Error;
 
@@ -42,7 +48,9 @@ pub enum Mode {
     Title,
     /// Walking around: the overworld takes the input.
     Overworld,
-    // The battle engineer adds `Battle(Box<battle::State>)` here.
+    /// A battle runs (see [`Game::battle`]); the player's choices advance it
+    /// ([`Game::battle_choose`]), ticks do not.
+    Battle,
 }
 
 pub struct Game {
@@ -57,6 +65,8 @@ pub struct Game {
     scripts: Rc<MapScriptRegistry>,
     overworld: Option<Overworld>,
     feed: Vec<FeedRow>,
+    /// The running battle in [`Mode::Battle`].
+    battle: Option<Box<BattleSession>>,
 }
 
 /// Split borrows of a game's parts into the overworld's per-tick context.
@@ -109,6 +119,7 @@ impl Game {
             scripts: Rc::new(base_scripts::base_registry()),
             overworld: None,
             feed: Vec::new(),
+            battle: None,
         })
     }
 
@@ -223,15 +234,15 @@ impl Game {
                 }
                 self.sync_player();
             }
+            Mode::Battle => {}
         }
     }
 
-    /// A grass encounter rolled. The battle mode starts here once it exists; until then the
-    /// encounter is shown and skipped.
-    fn on_wild_encounter(&mut self, _enc: WildEncounter) {
-        self.show(PresentationRow::Note {
-            text: "no battle engine in this build: the encounter is skipped".into(),
-        });
+    /// A grass encounter rolled: start the wild battle.
+    fn on_wild_encounter(&mut self, enc: WildEncounter) {
+        if let Err(e) = self.start_wild_battle(&enc.species, enc.level) {
+            self.show(PresentationRow::Note { text: format!("encounter skipped: {e}") });
+        }
     }
 
     fn show(&mut self, row: PresentationRow) {
@@ -282,6 +293,8 @@ impl Game {
         match self.mode {
             Mode::Title => None,
             Mode::Overworld => self.overworld.as_ref().and_then(Overworld::busy),
+            // The battle screen is on top of the overworld.
+            Mode::Battle => Some(BusyState::Screen),
         }
     }
 

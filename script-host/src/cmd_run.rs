@@ -40,6 +40,8 @@ pub enum Cmd {
     ExpectFlag(String, bool),
     ExpectBlock(String, i64, i64, u32),
     ExpectBusy(Option<String>),
+    /// Battle commands (`give`, `bag`, `trainer`, `seek`, `battle …`, `expect party|boxed|battle`).
+    Battle(crate::scenario_battle::BattleCmd),
 }
 
 /// A scenario line and its command.
@@ -84,6 +86,9 @@ pub fn parse_scenario(text: &str) -> Result<Vec<Line>, String> {
 }
 
 fn parse_words(w: &[&str]) -> Result<Cmd, String> {
+    if let Some(battle) = crate::scenario_battle::parse(w) {
+        return battle.map(Cmd::Battle);
+    }
     let arity = |n: usize| {
         if w.len() == n {
             Ok(())
@@ -235,6 +240,7 @@ impl Player {
     fn walk(&mut self, d: Direction, n: u32) -> Result<(), String> {
         let input = Input::from_direction(d);
         for i in 0..n {
+            crate::scenario_battle::flee(&mut self.game)?;
             self.settle()?;
             if self.game.busy().is_some() {
                 return Err(format!(
@@ -289,7 +295,11 @@ impl Player {
                 self.flush();
                 let _ = writeln!(self.out, "\n## {title}");
             }
-            Cmd::Walk(d, n) => self.walk(*d, *n)?,
+            Cmd::Walk(d, n) => {
+                self.walk(*d, *n)?;
+                crate::scenario_battle::flee(&mut self.game)?;
+            }
+            Cmd::Battle(c) => crate::scenario_battle::run(&mut self.game, c)?,
             Cmd::Press(input, n) => {
                 for _ in 0..*n {
                     self.tick(*input);

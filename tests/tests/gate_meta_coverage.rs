@@ -26,7 +26,6 @@ use pallet_api::catalog;
 /// site lands (this test tells you).
 const SITE_DEBT: &[&str] = &[
     "hook:battle.field_residual",
-    "hook:trainer.party",
     "hook:evolution.check",
     "hook:save.write",
     "event:save.created",

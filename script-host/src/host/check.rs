@@ -106,6 +106,26 @@ pub fn check_mod(dir: &Path) -> ModReport {
             &empty,
         ));
     }
+    if m.entry.ends_with(".lua") {
+        // Legacy Lua mods: compiled (never run) by the Lua shim's checker.
+        let lua = pallet_compat_lua::check::check_mod(dir, m);
+        for f in lua.findings {
+            let pos = f
+                .line
+                .and_then(|l| u16::try_from(l).ok())
+                .map_or(Position::NONE, |l| Position::new(l, 1));
+            report
+                .findings
+                .push(finding(&m.id, &f.file, pos, f.message, &empty));
+        }
+        for n in lua.notes {
+            let at = n.line.map(|l| format!(":{l}")).unwrap_or_default();
+            report
+                .notes
+                .push(format!("{}: {}{at}: {}", m.id, n.file, n.message));
+        }
+        return report;
+    }
     if !m.entry.ends_with(".rhai") {
         report.notes.push(format!(
             "{}: entry {} is not Rhai; its script is checked by the Lua shim",

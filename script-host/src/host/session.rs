@@ -54,11 +54,16 @@ impl ModSession {
             candidates.extend(found);
         }
         let mut host = RhaiHost::new(rt);
+        // Legacy Lua mods (`.lua` entries) run on the Lua shim, on the same runtime and budget.
+        let lua = pallet_compat_lua::LuaHost::new(rt);
+        lua.set_game(game);
         // `datasets.open` (RFC 0015): the service behind it is allocated on the first open only.
         if let Ok(root) = crate::cmd_import::cache_dir(opts.cache.as_deref()) {
             let datasets = pallet_engine::datasets::Datasets::new(root);
             datasets.set_log(rt.log_feed());
-            host.set_datasets(Rc::new(datasets));
+            let datasets = Rc::new(datasets);
+            host.set_datasets(datasets.clone());
+            lua.set_datasets(datasets);
         }
         if !opts.no_default_mods {
             let user_ids: Vec<String> = candidates
@@ -77,6 +82,7 @@ impl ModSession {
         let monitor = host.monitor();
         let mut loader = Loader::new(game, env!("CARGO_PKG_VERSION"), Content::new());
         loader.add_host(Box::new(host));
+        loader.add_host(Box::new(lua));
         loader.load(rt, &candidates, &EnableState::default());
         if opts.trace {
             monitor.install_trace(rt);
