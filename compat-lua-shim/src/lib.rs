@@ -4,6 +4,7 @@
 
 pub mod bit;
 pub mod check;
+pub mod checkpoints;
 pub mod clock;
 pub mod convert;
 pub mod datasets;

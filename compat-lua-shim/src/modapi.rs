@@ -18,7 +18,8 @@
 //! | `world:activeBlockAt(mapId, bx, by)` | RFC 0013: block id or `nil, reason` |
 //! | `datasets:open(version)` | RFC 0015 view or `nil, reason` |
 //! | `mod:read(rel)`, `mod:list(prefix)` | the mod's own files (`nil, err` on failure) |
-//! | `checkpoints`, `storage`, `ui`, `input`, `commands`, `migrations`, `assets`, `game`, … | **nil**: the engine does not provide them (yet), so feature probes take their fallback |
+//! | `checkpoints:inspect(game)`, `:capture(game)`, `:restore(game, cp)` | RFC 0004: capability table; checkpoint or `nil, code, message`; `true` or `false, code, message` (the engine lends the game at safe points; elsewhere `script_busy`) |
+//! | `storage`, `ui`, `input`, `commands`, `migrations`, `assets`, `game`, … | **nil**: the engine does not provide them (yet), so feature probes take their fallback |
 
 use std::rc::{Rc, Weak};
 
@@ -471,6 +472,7 @@ pub fn build(m: &Rc<LuaMod>, manifest: &Manifest, path: &str) -> mlua::Result<Ta
     api.raw_set("options", Options(weak.clone()))?;
     api.raw_set("content", ContentHandle(weak.clone()))?;
     api.raw_set("world", World)?;
+    api.raw_set("checkpoints", crate::checkpoints::Checkpoints)?;
     api.raw_set("datasets", crate::datasets::Datasets(weak))?;
     install_files(lua, &api, m)?;
     Ok(api)
@@ -486,4 +488,5 @@ pub fn is_handle(v: &AnyUserData) -> bool {
         || v.is::<ContentHandle>()
         || v.is::<RegistryHandle>()
         || v.is::<World>()
+        || v.is::<crate::checkpoints::Checkpoints>()
 }

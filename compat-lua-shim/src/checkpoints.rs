@@ -1,0 +1,98 @@
+//! `mod.checkpoints` (RFC 0004): `inspect(game)`, `capture(game)`, `restore(game, checkpoint)`
+//! with the Lua engine's returns — a capability table; a detached checkpoint table or
+//! `nil, code, message`; `true` or `false, code, message`. The `game` argument is accepted as
+//! the legacy API passes it; the game acted on is the one the engine lends at safe points
+//! (`pallet_engine::checkpoint::lend`). Outside a lending scope (mid-tick hook dispatch) every
+//! call answers `script_busy`, exactly as the Rhai handle does.
+
+use mlua::{MultiValue, UserData, UserDataMethods, Value as LuaValue};
+use pallet_api::facades::{Capability, CheckpointFailure, CheckpointKindTag};
+use pallet_api::reasons::CheckpointCode;
+use pallet_api::Value;
+use pallet_engine::checkpoint::lend::with_lent;
+
+use crate::convert::{from_lua, to_lua};
+
+/// Outside an engine lending scope the runtime is not settled.
+const NOT_LENT: &str =
+    "checkpoints are only available at safe points where the engine lends the game (e.g. game.ready)";
+
+pub struct Checkpoints;
+
+fn not_lent() -> CheckpointFailure {
+    CheckpointFailure {
+        code: CheckpointCode::ScriptBusy,
+        message: NOT_LENT.to_owned(),
+    }
+}
+
+fn failure(lua: &mlua::Lua, first: LuaValue, f: CheckpointFailure) -> mlua::Result<MultiValue> {
+    Ok(MultiValue::from_iter([
+        first,
+        LuaValue::String(lua.create_string(f.code.as_str())?),
+        LuaValue::String(lua.create_string(f.message)?),
+    ]))
+}
+
+fn capability_value(cap: Capability) -> Value {
+    let mut pairs = vec![
+        ("canCapture", Value::Bool(cap.can_capture)),
+        ("canRestore", Value::Bool(cap.can_restore)),
+        ("kind", Value::from(cap.kind.as_str())),
+    ];
+    if let Some(r) = cap.refusal {
+        pairs.push(("reason", Value::from(r.code.as_str())));
+        pairs.push(("message", Value::Str(r.message)));
+    }
+    Value::map(pairs)
+}
+
+impl UserData for Checkpoints {
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_method("inspect", |lua, _, _game: MultiValue| {
+            let cap = with_lent(|lent| match lent {
+                Some(mut l) => l.inspect(),
+                None => Capability {
+                    can_capture: false,
+                    can_restore: false,
+                    kind: CheckpointKindTag::Unknown,
+                    refusal: Some(not_lent()),
+                },
+            });
+            to_lua(lua, &capability_value(cap))
+        });
+        methods.add_method("capture", |lua, _, _game: MultiValue| {
+            let out = with_lent(|lent| match lent {
+                Some(mut l) => l.capture(),
+                None => Err(not_lent()),
+            });
+            match out {
+                Ok(cp) => Ok(MultiValue::from_iter([to_lua(lua, &cp)?])),
+                Err(f) => failure(lua, LuaValue::Nil, f),
+            }
+        });
+        methods.add_method("restore", |lua, _, (_game, cp): (LuaValue, LuaValue)| {
+            let cp = match from_lua(&cp) {
+                Ok(v) => v,
+                Err(e) => {
+                    return failure(
+                        lua,
+                        LuaValue::Boolean(false),
+                        CheckpointFailure {
+                            code: CheckpointCode::InvalidCheckpoint,
+                            message: format!("not data: {e}"),
+                        },
+                    )
+                }
+            };
+            let out = with_lent(|lent| match lent {
+                Some(mut l) => l.restore(&cp),
+                None => Err(not_lent()),
+            });
+            match out {
+                Ok(()) => Ok(MultiValue::from_iter([LuaValue::Boolean(true)])),
+                Err(f) => failure(lua, LuaValue::Boolean(false), f),
+            }
+        });
+    }
+}
