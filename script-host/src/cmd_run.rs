@@ -42,6 +42,23 @@ pub enum Cmd {
     ExpectBusy(Option<String>),
     /// Battle commands (`give`, `bag`, `trainer`, `seek`, `battle …`, `expect party|boxed|battle`).
     Battle(crate::scenario_battle::BattleCmd),
+    /// `if map MAP` / `if boxed N`: the lines up to the matching `end` run only while the
+    /// condition holds (a mod's answer may change where the player is or where a catch went;
+    /// both outcomes converge after `end`).
+    If(Cond),
+    End,
+    /// `unload MOD`: owner cleanup of a loaded mod (its hook links and listeners are removed;
+    /// RFC 0013 "removing the owner restores vanilla").
+    Unload(String),
+}
+
+/// The condition of an `if`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Cond {
+    /// The player is on this map.
+    Map(String),
+    /// The save's boxes hold exactly this many mons.
+    Boxed(usize),
 }
 
 /// A scenario line and its command.
@@ -72,6 +89,7 @@ fn on_off(s: Option<&&str>) -> Result<bool, String> {
 /// Parse a scenario text. Errors name the line.
 pub fn parse_scenario(text: &str) -> Result<Vec<Line>, String> {
     let mut out = Vec::new();
+    let mut depth = 0usize;
     for (i, raw) in text.lines().enumerate() {
         let number = i + 1;
         let line = raw.split('#').next().unwrap_or("").trim();
@@ -80,7 +98,18 @@ pub fn parse_scenario(text: &str) -> Result<Vec<Line>, String> {
         }
         let words: Vec<&str> = line.split_whitespace().collect();
         let cmd = parse_words(&words).map_err(|e| format!("scenario line {number}: {e}"))?;
+        match cmd {
+            Cmd::If(_) => depth += 1,
+            Cmd::End if depth == 0 => {
+                return Err(format!("scenario line {number}: `end` without `if`"))
+            }
+            Cmd::End => depth -= 1,
+            _ => {}
+        }
         out.push(Line { number, cmd });
+    }
+    if depth > 0 {
+        return Err("scenario: `if` without `end`".into());
     }
     Ok(out)
 }
@@ -143,6 +172,22 @@ fn parse_words(w: &[&str]) -> Result<Cmd, String> {
                 num(w.get(3), "block y")?,
             )
         }
+        "if" => {
+            arity(3)?;
+            match w[1] {
+                "map" => Cmd::If(Cond::Map(w[2].to_owned())),
+                "boxed" => Cmd::If(Cond::Boxed(num(w.get(2), "box count")?)),
+                _ => return Err("`if` takes `map MAP` or `boxed N`".into()),
+            }
+        }
+        "end" => {
+            arity(1)?;
+            Cmd::End
+        }
+        "unload" => {
+            arity(2)?;
+            Cmd::Unload(w[1].to_owned())
+        }
         "expect" => match w.get(1).copied() {
             Some("map") => {
                 if !matches!(w.len(), 3 | 5 | 6) {
@@ -197,6 +242,8 @@ pub struct Player {
     out: String,
     /// Loaded mods: their log lines, failures and trace join the transcript at each flush.
     pub mods: Option<crate::host::ModSession>,
+    /// One entry per open `if`: whether its condition held.
+    branches: Vec<bool>,
 }
 
 impl Player {
@@ -205,6 +252,7 @@ impl Player {
             game,
             out: String::new(),
             mods: None,
+            branches: Vec::new(),
         }
     }
 
@@ -288,9 +336,47 @@ impl Player {
         (format!("active_block_at({map}, {bx}, {by}) = {shown}"), r)
     }
 
+    /// `unload MOD`: remove every hook link and listener the mod owns.
+    fn unload(&mut self, id: &str) {
+        self.flush();
+        let loaded = self
+            .mods
+            .as_ref()
+            .is_some_and(|m| m.status().order.iter().any(|o| o == id));
+        let line = if loaded {
+            let removed = self.game.rt.remove_owner(id);
+            format!("mods: unloaded {id} (owner cleanup removed {removed} link(s)/listener(s))")
+        } else {
+            format!("mods: {id} is not loaded")
+        };
+        self.note(&line);
+    }
+
     /// Run one command; output accumulates in the transcript.
     pub fn run(&mut self, cmd: &Cmd) -> Result<(), String> {
+        let taken = self.branches.iter().all(|b| *b);
         match cmd {
+            Cmd::If(cond) => {
+                let on = taken
+                    && match cond {
+                        Cond::Map(map) => self.player_pos().is_some_and(|p| &p.0 == map),
+                        Cond::Boxed(n) => {
+                            self.game.save.boxes.iter().map(Vec::len).sum::<usize>() == *n
+                        }
+                    };
+                self.branches.push(on);
+                return Ok(());
+            }
+            Cmd::End => {
+                self.branches.pop();
+                return Ok(());
+            }
+            _ if !taken => return Ok(()),
+            _ => {}
+        }
+        match cmd {
+            Cmd::If(_) | Cmd::End => {}
+            Cmd::Unload(id) => self.unload(id),
             Cmd::Section(title) => {
                 self.flush();
                 let _ = writeln!(self.out, "\n## {title}");
@@ -622,6 +708,27 @@ mod tests {
                 .transcript
                 .contains("active_block_at(VERMILION_CITY, 0, 0) = nil, \"map is not active\""));
         }
+    }
+
+    #[test]
+    fn if_blocks_run_only_while_their_condition_holds() {
+        assert!(parse_scenario("end")
+            .unwrap_err()
+            .contains("`end` without `if`"));
+        assert!(parse_scenario("if map A")
+            .unwrap_err()
+            .contains("`if` without `end`"));
+        assert!(parse_scenario("if moon A\nend")
+            .unwrap_err()
+            .contains("`if` takes"));
+        assert!(parse_scenario("if boxed x\nend").is_err());
+        // `walk left 5` would fail (a wall): it is skipped; the nested block runs.
+        let scn = "if map PALLET_TOWN\nwalk left 5\nend\n\
+                   if map REDS_HOUSE_1F\nif boxed 0\nwalk right 1\nend\nend\n\
+                   if boxed 1\nwalk left 5\nend\n\
+                   expect map REDS_HOUSE_1F 4 4\nunload dock-stay";
+        let out = play(GameVersion::Red, 1, scn).unwrap_or_else(|f| panic!("{}", f.message));
+        assert!(out.transcript.contains("mods: dock-stay is not loaded"));
     }
 
     #[test]

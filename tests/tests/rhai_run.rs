@@ -15,7 +15,7 @@ fn bundled_examples_run_with_the_main_scenario() {
     let out =
         play_with_mods(GameVersion::Red, 1, MAIN_SCENARIO, Some(&opts)).expect("scenario passes");
     let t = &out.transcript;
-    assert!(t.contains("mods: loaded 5 [berry-items, boot-counter, dock-watch, event-logger, lucky-exp], failed 0"), "{t}");
+    assert!(t.contains("mods: loaded 7 [berry-items, boot-counter, dock-stay, dock-watch, event-logger, lucky-exp, seventh-catch], failed 0"), "{t}");
     assert!(
         t.contains("[boot-counter] boot number 1 of this save"),
         "{t}"
@@ -31,6 +31,32 @@ fn bundled_examples_run_with_the_main_scenario() {
         "{t}"
     );
     assert!(t.contains("downstream says false"), "{t}");
+    // RFC 0013 in the scenario: the bundled dock-stay permission keeps the player on the
+    // departed dock (after its block signature check), then `unload dock-stay` brings back the
+    // vanilla ejection.
+    let kept = t
+        .find("[dock-stay] red dock layout verified at (14,0): the player may stay")
+        .expect("dock-stay permission");
+    let unloaded = t
+        .find("mods: unloaded dock-stay (owner cleanup removed 1 link(s)/listener(s))")
+        .expect("unload");
+    let ejected = t
+        .rfind("[text] The ship set sail.")
+        .expect("vanilla ejection");
+    assert!(kept < unloaded && unloaded < ejected, "{t}");
+    assert_eq!(t.matches("[text] The ship set sail.").count(), 1, "{t}");
+    // RFC 0018 in the scenario: the seventh catch goes into the bundled seventh-catch mod's
+    // custody (no transfer text); unloaded, the next catch is boxed as always.
+    let claimed = t
+        .find("is in this mod's custody: 1 held")
+        .expect("seventh-catch claim");
+    let went = t.find("went to \"mod\"").expect("pokemon.caught destination mod");
+    let unloaded = t
+        .find("mods: unloaded seventh-catch")
+        .expect("unload seventh-catch");
+    let boxed = t.find("transferred to someone's PC!").expect("box");
+    assert!(claimed < went && went < unloaded && unloaded < boxed, "{t}");
+    assert_eq!(t.matches("transferred to someone's PC!").count(), 1, "{t}");
     // Same inputs, same transcript.
     let again = play_with_mods(GameVersion::Red, 1, MAIN_SCENARIO, Some(&opts)).unwrap();
     assert_eq!(&again.transcript, t);

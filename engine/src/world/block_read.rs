@@ -27,17 +27,18 @@ pub fn active_block_at(
     if map.id() != map_id {
         return Err(BlockReadError::MapNotActive);
     }
-    let (Some(x), Some(y)) = (bx.as_exact_int(), by.as_exact_int()) else {
+    let (Some(x), Some(y)) = (integral(bx), integral(by)) else {
         return Err(BlockReadError::InvalidBlockCoordinates);
     };
     let (width, height) = map.dims();
     if width == 0 || height == 0 {
         return Err(BlockReadError::BlockUnavailable);
     }
-    if x < 0 || y < 0 || x >= i64::from(width) || y >= i64::from(height) {
+    let in_range =
+        |c: Option<i64>, limit: u32| c.and_then(|c| u32::try_from(c).ok()).filter(|c| *c < limit);
+    let (Some(x), Some(y)) = (in_range(x, width), in_range(y, height)) else {
         return Err(BlockReadError::BlockCoordinatesOutOfBounds);
-    }
-    let (x, y) = (x as u32, y as u32);
+    };
     let storage = map.storage();
     if storage.len() as u64 != u64::from(width) * u64::from(height) {
         return Err(BlockReadError::BlockUnavailable);
@@ -51,6 +52,17 @@ pub fn active_block_at(
         return Err(BlockReadError::BlockUnavailable);
     }
     Ok(stored)
+}
+
+/// A coordinate as the RFC reads it: `None` for the wrong type, a non-finite or a fractional
+/// number (`invalid block coordinates`); `Some(None)` for an integral number too large to be an
+/// exact integer (`1e300`: integral, so it is out of bounds rather than invalid, as in Lua where
+/// every number is a float); `Some(Some(i))` otherwise.
+fn integral(v: &Value) -> Option<Option<i64>> {
+    match *v {
+        Value::Float(f) if f.is_finite() && f.fract() == 0.0 => Some(v.as_exact_int()),
+        _ => v.as_exact_int().map(Some),
+    }
 }
 
 /// `mod.world` as overworld hook and event sites lend it to script handles
@@ -121,13 +133,43 @@ mod tests {
             active_block_at(Some(&m), "VERMILION_DOCK", &I(-1), &Value::Float(0.5)),
             Err(InvalidBlockCoordinates)
         );
-        for (x, y) in [(-1, 0), (0, -1), (14, 0), (0, 6), (i64::MAX, 0)] {
+        for (x, y) in [
+            (-1, 0),
+            (0, -1),
+            (14, 0),
+            (0, 6),
+            (i64::MAX, 0),
+            (i64::MIN, 0),
+        ] {
             assert_eq!(
                 active_block_at(Some(&m), "VERMILION_DOCK", &I(x), &I(y)),
                 Err(BlockCoordinatesOutOfBounds),
                 "{x},{y}"
             );
         }
+        // Integral floats beyond exact integers are out of bounds, not invalid (Lua numbers).
+        for big in [1e300, -1e300, 1e16, -2.0, 14.0] {
+            assert_eq!(
+                active_block_at(Some(&m), "VERMILION_DOCK", &Value::Float(big), &I(0)),
+                Err(BlockCoordinatesOutOfBounds),
+                "{big}"
+            );
+            assert_eq!(
+                active_block_at(Some(&m), "VERMILION_DOCK", &I(0), &Value::Float(big)),
+                Err(BlockCoordinatesOutOfBounds),
+                "{big}"
+            );
+        }
+        // ... but a fractional coordinate is invalid even when the other is far out.
+        assert_eq!(
+            active_block_at(
+                Some(&m),
+                "VERMILION_DOCK",
+                &Value::Float(1e300),
+                &Value::Float(0.5)
+            ),
+            Err(InvalidBlockCoordinates)
+        );
         assert_eq!(
             active_block_at(Some(&m), "VERMILION_DOCK", &I(7), &I(1)),
             Ok(22)

@@ -39,6 +39,13 @@ pub const BUNDLED: &[BundledMod] = &[
         ],
     },
     BundledMod {
+        dir: "dock-stay",
+        files: &[
+            file!("dock-stay", "manifest.json"),
+            file!("dock-stay", "main.rhai"),
+        ],
+    },
+    BundledMod {
         dir: "dock-watch",
         files: &[
             file!("dock-watch", "manifest.json"),
@@ -57,6 +64,13 @@ pub const BUNDLED: &[BundledMod] = &[
         files: &[
             file!("lucky-exp", "manifest.json"),
             file!("lucky-exp", "main.rhai"),
+        ],
+    },
+    BundledMod {
+        dir: "seventh-catch",
+        files: &[
+            file!("seventh-catch", "manifest.json"),
+            file!("seventh-catch", "main.rhai"),
         ],
     },
 ];
