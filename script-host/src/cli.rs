@@ -21,6 +21,8 @@ pub enum Command {
     Battle(crate::cmd_battle::BattleArgs),
     /// Gen 1 damage of one move for every random factor 217..=255.
     Calc(crate::cmd_calc::CalcArgs),
+    /// RFC 0004 demo: capture an overworld checkpoint, play on, restore it, recapture.
+    Checkpoint(crate::cmd_checkpoint::CheckpointArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -82,5 +84,6 @@ pub fn main() -> i32 {
         Command::Import(a) => crate::cmd_import::run(a),
         Command::Battle(a) => crate::cmd_battle::run(a),
         Command::Calc(a) => crate::cmd_calc::run(a),
+        Command::Checkpoint(a) => crate::cmd_checkpoint::run(a),
     }
 }
