@@ -8,3 +8,4 @@ pub mod cmd_import;
 pub mod cmd_run;
 pub mod cmd_mods;
 pub mod host;
+pub mod scenario_battle;
