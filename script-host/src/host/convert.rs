@@ -19,11 +19,33 @@ pub fn to_dynamic(v: &Value) -> Dynamic {
         Value::Float(f) => Dynamic::from_float(*f),
         Value::Str(s) => Dynamic::from(s.clone()),
         Value::List(l) => Dynamic::from_array(l.iter().map(to_dynamic).collect::<Array>()),
-        Value::Map(m) => Dynamic::from_map(
-            m.iter()
-                .map(|(k, v)| (k.as_str().into(), to_dynamic(v)))
-                .collect::<Map>(),
-        ),
+        Value::Map(m) => {
+            // Keys arrive sorted: plain inserts (no collect-sort-dedup pass).
+            let mut map = Map::new();
+            for (k, v) in m {
+                map.insert(k.as_str().into(), to_dynamic(v));
+            }
+            Dynamic::from_map(map)
+        }
+    }
+}
+
+/// [`to_dynamic`] consuming `v` (moves strings and map keys instead of cloning them).
+pub fn into_dynamic(v: Value) -> Dynamic {
+    match v {
+        Value::Nil => Dynamic::UNIT,
+        Value::Bool(b) => Dynamic::from_bool(b),
+        Value::Int(i) => Dynamic::from_int(i),
+        Value::Float(f) => Dynamic::from_float(f),
+        Value::Str(s) => Dynamic::from(s),
+        Value::List(l) => Dynamic::from_array(l.into_iter().map(into_dynamic).collect::<Array>()),
+        Value::Map(m) => {
+            let mut map = Map::new();
+            for (k, v) in m {
+                map.insert(k.into(), into_dynamic(v));
+            }
+            Dynamic::from_map(map)
+        }
     }
 }
 
@@ -99,6 +121,7 @@ mod tests {
             ("d", Value::map([("mapId", Value::from("VERMILION_DOCK"))])),
         ]);
         assert_eq!(from_dynamic(&to_dynamic(&v)).unwrap(), v);
+        assert_eq!(from_dynamic(&into_dynamic(v.clone())).unwrap(), v);
     }
 
     #[test]

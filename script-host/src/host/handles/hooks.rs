@@ -13,7 +13,7 @@ use pallet_api::{LinkError, Value};
 use rhai::{Dynamic, Engine, EvalAltResult, FnPtr, NativeCallContext, INT};
 
 use super::next::NextSlot;
-use crate::host::convert::{from_dynamic, to_dynamic};
+use crate::host::convert::{from_dynamic, into_dynamic};
 use crate::host::error::{api_error, codes};
 use crate::host::limits::LIMITS;
 use crate::host::vm::{ModVm, Origin};
@@ -103,7 +103,7 @@ impl ScriptLink for RhaiLink {
         let host = &self.vm.host;
         let mut argv = Vec::with_capacity(args.len() + 1);
         argv.push(Dynamic::from(self.next_fn.clone()));
-        argv.extend(args.iter().map(to_dynamic));
+        argv.extend(args.into_iter().map(into_dynamic));
         let outcome = {
             let _lend = self.slot.lend(next);
             self.vm

@@ -30,7 +30,7 @@ use rhai::{Dynamic, EvalAltResult, FnPtr};
 
 type RhaiResult = Result<Dynamic, Box<EvalAltResult>>;
 
-use crate::host::convert::{from_dynamic, to_dynamic};
+use crate::host::convert::{from_dynamic, into_dynamic};
 use crate::host::error::{api_error, codes};
 
 type Erased = NonNull<dyn ValueNext + 'static>;
@@ -138,7 +138,7 @@ impl NextSlot {
             Some(values) => next.call_with(values),
         };
         match result {
-            Ok(v) => Ok(to_dynamic(&v)),
+            Ok(v) => Ok(into_dynamic(v)),
             Err(e) => Err(api_error(
                 codes::BAD_NEXT_ARGUMENTS,
                 format!("{e}; {}", self.signature_help()),
