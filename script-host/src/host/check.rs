@@ -15,7 +15,7 @@ use rhai::{ASTNode, Expr, Position, AST};
 
 use super::diag::{ScriptDiagnostic, SourceMap};
 use super::handles::{self, granted_names};
-use super::imports::{preload, ModFiles, PreloadError, PreloadedResolver};
+use super::imports::{ModFiles, PreloadError, PreloadedResolver, Preloader};
 use super::loader::{compile_checked, compile_with_names, missing_capability_message};
 use super::vm::{sandboxed_engine, HostShared};
 
@@ -184,16 +184,13 @@ pub fn check_mod(dir: &Path) -> ModReport {
     let resolver = PreloadedResolver::default();
     let mut read = BTreeMap::new();
     let compile = |_file: &str, src: &str| compile_with_names(&engine, &names, src);
-    let outcome = preload(
-        &ast,
-        &m.entry,
-        &files,
-        &resolver,
-        &compile,
-        None,
-        &mut read,
-        &mut Vec::new(),
-    );
+    let outcome = Preloader {
+        files: &files,
+        resolver: &resolver,
+        compile: &compile,
+        evaluate: None,
+    }
+    .run(&ast, &m.entry, &mut read);
     for (file, src) in &read {
         sources.insert(file, src);
     }

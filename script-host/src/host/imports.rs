@@ -160,83 +160,99 @@ pub enum PreloadError {
     },
 }
 
-/// Compile (and optionally evaluate) every module `ast` imports, recursively, into `resolver`.
-/// `compile` compiles a file's text (with the mod's handle names in scope); `evaluate` runs a
-/// module's top level (`None` for `mods check`, which never runs code). Returns the sources
-/// read, by file.
-pub fn preload(
-    ast: &AST,
-    file: &str,
-    files: &ModFiles,
-    resolver: &PreloadedResolver,
-    compile: &dyn Fn(&str, &str) -> Result<AST, rhai::ParseError>,
-    evaluate: Option<&dyn Fn(&str, &AST) -> Result<Module, Box<EvalAltResult>>>,
-    sources: &mut BTreeMap<String, String>,
-    stack: &mut Vec<String>,
-) -> Result<(), PreloadError> {
-    for site in import_sites(ast) {
-        let Some(path) = site.path else {
-            return Err(PreloadError::At {
-                file: file.to_owned(),
-                pos: site.pos,
-                message: "import paths must be string literals (modules are preloaded at load)"
-                    .to_owned(),
-            });
-        };
-        let target = module_file(&path);
-        if resolver.modules.borrow().contains_key(&target) {
-            continue;
-        }
-        if stack.contains(&target) {
-            return Err(PreloadError::At {
-                file: file.to_owned(),
-                pos: site.pos,
-                message: format!("import cycle through {target:?}"),
-            });
-        }
-        if sources.len() >= LIMITS.max_files {
-            return Err(PreloadError::At {
-                file: file.to_owned(),
-                pos: site.pos,
-                message: format!("more than {} script files", LIMITS.max_files),
-            });
-        }
-        let text = files.read(&target).map_err(|message| PreloadError::At {
-            file: file.to_owned(),
-            pos: site.pos,
-            message: format!("import {path:?}: {message}"),
-        })?;
-        sources.insert(target.clone(), text.clone());
-        let mut module_ast = compile(&target, &text).map_err(|error| PreloadError::Parse {
-            file: target.clone(),
-            error,
-        })?;
-        module_ast.set_source(target.as_str());
-        stack.push(target.clone());
-        preload(
-            &module_ast,
-            &target,
-            files,
-            resolver,
-            compile,
-            evaluate,
-            sources,
-            stack,
-        )?;
-        stack.pop();
-        let module = match evaluate {
-            Some(eval) => eval(&target, &module_ast).map_err(|error| PreloadError::Eval {
-                file: target.clone(),
-                error,
-            })?,
-            None => Module::new(),
-        };
-        resolver
-            .modules
-            .borrow_mut()
-            .insert(target, rhai::Shared::new(module));
+/// Compiles a module file's text: `(file, text)`.
+pub type CompileFn<'a> = &'a dyn Fn(&str, &str) -> Result<AST, rhai::ParseError>;
+/// Runs a module's top level: `(file, ast)`.
+pub type EvaluateFn<'a> = &'a dyn Fn(&str, &AST) -> Result<Module, Box<EvalAltResult>>;
+
+/// Preloads the modules of one mod into its resolver.
+pub struct Preloader<'a> {
+    pub files: &'a ModFiles,
+    pub resolver: &'a PreloadedResolver,
+    /// Compiles a file's text (with the mod's handle names in scope).
+    pub compile: CompileFn<'a>,
+    /// Runs a module's top level; `None` for `mods check`, which never runs code.
+    pub evaluate: Option<EvaluateFn<'a>>,
+}
+
+impl Preloader<'_> {
+    /// Compile (and optionally evaluate) every module `ast` imports, recursively. `sources`
+    /// receives the text of every file read.
+    pub fn run(
+        &self,
+        ast: &AST,
+        file: &str,
+        sources: &mut BTreeMap<String, String>,
+    ) -> Result<(), PreloadError> {
+        self.walk(ast, file, sources, &mut Vec::new())
     }
-    Ok(())
+
+    fn walk(
+        &self,
+        ast: &AST,
+        file: &str,
+        sources: &mut BTreeMap<String, String>,
+        stack: &mut Vec<String>,
+    ) -> Result<(), PreloadError> {
+        for site in import_sites(ast) {
+            let Some(path) = site.path else {
+                return Err(PreloadError::At {
+                    file: file.to_owned(),
+                    pos: site.pos,
+                    message: "import paths must be string literals (modules are preloaded at load)"
+                        .to_owned(),
+                });
+            };
+            let target = module_file(&path);
+            if self.resolver.modules.borrow().contains_key(&target) {
+                continue;
+            }
+            if stack.contains(&target) {
+                return Err(PreloadError::At {
+                    file: file.to_owned(),
+                    pos: site.pos,
+                    message: format!("import cycle through {target:?}"),
+                });
+            }
+            if sources.len() >= LIMITS.max_files {
+                return Err(PreloadError::At {
+                    file: file.to_owned(),
+                    pos: site.pos,
+                    message: format!("more than {} script files", LIMITS.max_files),
+                });
+            }
+            let text = self
+                .files
+                .read(&target)
+                .map_err(|message| PreloadError::At {
+                    file: file.to_owned(),
+                    pos: site.pos,
+                    message: format!("import {path:?}: {message}"),
+                })?;
+            sources.insert(target.clone(), text.clone());
+            let mut module_ast =
+                (self.compile)(&target, &text).map_err(|error| PreloadError::Parse {
+                    file: target.clone(),
+                    error,
+                })?;
+            module_ast.set_source(target.as_str());
+            stack.push(target.clone());
+            self.walk(&module_ast, &target, sources, stack)?;
+            stack.pop();
+            let module = match self.evaluate {
+                Some(eval) => eval(&target, &module_ast).map_err(|error| PreloadError::Eval {
+                    file: target.clone(),
+                    error,
+                })?,
+                None => Module::new(),
+            };
+            self.resolver
+                .modules
+                .borrow_mut()
+                .insert(target, rhai::Shared::new(module));
+        }
+        Ok(())
+    }
 }
 
 /// `Module::eval_ast_as_new` with an empty scope.

@@ -19,7 +19,8 @@ use rhai::{Engine, ParseErrorType, Position, Scope, AST};
 use super::diag::{ScriptDiagnostic, SourceMap};
 use super::handles::{self, capability_of, granted_names, HandleServices};
 use super::imports::{
-    evaluate_module, import_sites, module_file, preload, ModFiles, PreloadError, PreloadedResolver,
+    evaluate_module, import_sites, module_file, ModFiles, PreloadError, PreloadedResolver,
+    Preloader,
 };
 use super::limits::LIMITS;
 use super::vm::{install_handles, sandboxed_engine, HostShared, ModVm};
@@ -165,16 +166,13 @@ impl RhaiHost {
                 let _frame = host.budget.enter(LIMITS.load_budget);
                 evaluate_module(&engine, module_ast)
             };
-            let outcome = preload(
-                &ast,
-                &m.entry,
-                &files,
-                &resolver,
-                &compile,
-                Some(&evaluate),
-                &mut read,
-                &mut Vec::new(),
-            );
+            let outcome = Preloader {
+                files: &files,
+                resolver: &resolver,
+                compile: &compile,
+                evaluate: Some(&evaluate),
+            }
+            .run(&ast, &m.entry, &mut read);
             for (file, src) in &read {
                 sources.borrow_mut().insert(file, src);
             }

@@ -80,7 +80,7 @@ impl Origin {
     pub fn of(ctx: &rhai::NativeCallContext, vm: &ModVm) -> Origin {
         Origin {
             file: ctx
-                .source()
+                .call_source()
                 .filter(|s| !s.is_empty())
                 .unwrap_or(&vm.entry_file)
                 .to_owned(),

@@ -126,7 +126,7 @@ impl ScriptLink for RhaiLink {
         };
         if host.trace.get() {
             let shown = match &result {
-                Ok(v) => format!("{}", super::super::trace::show(v)),
+                Ok(v) => super::super::trace::show(v),
                 Err(e) => format!("error: {e}"),
             };
             host.trace_line(format!(
