@@ -596,6 +596,12 @@ pub fn play_with_mods(
         }
     }
     p.flush();
+    // Mod `save` buckets live on the host side; they join the save's `modData` at save time.
+    if let Some(mods) = &p.mods {
+        if let pallet_api::Value::Map(buckets) = mods.loader.mod_data.to_value() {
+            p.game.save.mod_data = buckets;
+        }
+    }
     let summary = summary(&p.game);
     p.out.push_str(&summary);
     Ok(RunOutcome {

@@ -57,6 +57,11 @@ fn bundled_examples_run_with_the_main_scenario() {
     let boxed = t.find("transferred to someone's PC!").expect("box");
     assert!(claimed < went && went < unloaded && unloaded < boxed, "{t}");
     assert_eq!(t.matches("transferred to someone's PC!").count(), 1, "{t}");
+    // The mods' save buckets are in the save's modData.
+    assert_eq!(
+        out.game.save.mod_data.get("boot-counter").and_then(|b| b.get("boots")),
+        Some(&pallet_api::Value::Int(1))
+    );
     // Same inputs, same transcript.
     let again = play_with_mods(GameVersion::Red, 1, MAIN_SCENARIO, Some(&opts)).unwrap();
     assert_eq!(&again.transcript, t);
