@@ -249,7 +249,7 @@ fn save_and_content_and_failure_maps() {
             "[all] schema",
             "[all] invalid_key",
             "[all] no overworld|there is no active overworld map right now",
-            // No game lends itself during a bare load: the RFC 0004 refusal.
+            // No game is lent while the entry runs: checkpoints refuse as busy.
             "[all] script_busy",
             "[all] not_available",
             "[all] unknown_hook",
