@@ -222,7 +222,7 @@ impl LuaHost {
             instructions: sb.instructions,
         });
 
-        let outcome = run_entry(&module, m, ctx.root.is_some());
+        let outcome = run_entry(&module, m);
         match outcome {
             Ok(exports) => {
                 ctx.set_exports(exports.clone());
@@ -240,13 +240,9 @@ impl LuaHost {
     }
 }
 
-/// `mods/<folder>` for mods on disk, `mods/<id>` for embedded ones (never a host path, so
-/// transcripts do not depend on where the game is installed).
-pub fn mod_path(manifest: &Manifest, dir_name: Option<&str>) -> String {
-    format!("mods/{}", dir_name.unwrap_or(&manifest.id))
-}
-
-fn run_entry(module: &Rc<LuaMod>, m: &Manifest, _on_disk: bool) -> Result<Value, String> {
+/// Run the entry (`mod.path` is `mods/<id>`: never a host path, so transcripts do not depend on
+/// where the game is installed) and return the data of `mod.exports`.
+fn run_entry(module: &Rc<LuaMod>, m: &Manifest) -> Result<Value, String> {
     let budget = module.host.budget.clone();
     let _frame = budget.enter(LOAD_LIMIT);
     let fail = |e: mlua::Error| {

@@ -31,7 +31,7 @@ use pallet_api::{LinkError, Value};
 use crate::convert::{from_lua, from_lua_data_only, to_lua};
 use crate::errors::{short, BUDGET_MESSAGE};
 use crate::host::LuaMod;
-use crate::sandbox::budget_stopped;
+use crate::sandbox::{budget_stopped, Unlimited, MAX_NESTING};
 
 /// Hooks whose `ctx` carried the engine's RNG in the Lua engine; the shim supplies `ctx.rng`
 /// there (a userdata, so it never crosses back into the engine through `next`).
@@ -101,7 +101,10 @@ fn call_next(
         return Err(mlua::Error::runtime(BUDGET_EXHAUSTED));
     }
     match outcome {
-        Ok(v) => results(lua, &v, info.out_arity),
+        Ok(v) => {
+            let _unlimited = Unlimited::new(lua, m.host.memory_limit.get());
+            results(lua, &v, info.out_arity)
+        }
         Err(e) => Err(mlua::Error::runtime(format!(
             "next of hook {}: {e} (callback signature {})",
             info.name, info.signature
@@ -112,10 +115,13 @@ fn call_next(
 impl ScriptLink for LuaLink {
     fn call(&self, next: &mut dyn ValueNext, args: Vec<Value>) -> Result<Value, LinkError> {
         let m = &*self.m;
+        too_deep(m)?;
         let _frame = m.host.budget.enter(DISPATCH_LIMIT);
         let lua = &m.lua;
         let info = self.info;
+        let limit = m.host.memory_limit.get();
         let outcome = lua.scope(|scope| {
+            let unlimited = Unlimited::new(lua, limit);
             let next_fn = scope
                 .create_function_mut(|lua, a: MultiValue| call_next(lua, &mut *next, a, info, m))?;
             let mut argv = MultiValue::with_capacity(args.len() + 1);
@@ -130,6 +136,7 @@ impl ScriptLink for LuaLink {
                 }
                 argv.push_back(value);
             }
+            drop(unlimited);
             self.f.call::<MultiValue>(argv)
         });
         match outcome {
@@ -152,10 +159,29 @@ pub struct LuaListener {
 impl ScriptListener for LuaListener {
     fn call(&self, payload: &Value) -> ListenerResult {
         let m = &*self.m;
+        too_deep(m)?;
         let _frame = m.host.budget.enter(DISPATCH_LIMIT);
-        let outcome = to_lua(&m.lua, payload).and_then(|p| self.f.call::<()>(p));
+        let payload = {
+            let _unlimited = Unlimited::new(&m.lua, m.host.memory_limit.get());
+            to_lua(&m.lua, payload)
+        };
+        let outcome = payload.and_then(|p| self.f.call::<()>(p));
         outcome.map_err(|e| m.failure(&e))
     }
+}
+
+/// Refuse a call nested deeper than [`MAX_NESTING`] script frames.
+/// A call made while the dispatch's budget is already spent is refused outright.
+fn too_deep(m: &LuaMod) -> Result<(), LinkError> {
+    if budget_stopped(&m.host.budget) {
+        return Err(LinkError::from(BUDGET_MESSAGE));
+    }
+    if m.host.budget.depth() >= MAX_NESTING {
+        return Err(LinkError::from(format!(
+            "script calls nested deeper than {MAX_NESTING} levels (a listener re-emitting its own event?)"
+        )));
+    }
+    Ok(())
 }
 
 impl LuaMod {

@@ -48,6 +48,10 @@ use crate::clock::{self, Clock, ModClock};
 pub const HOOK_EVERY: u32 = 1_000;
 /// Bytes one mod's Lua state may allocate.
 pub const MEMORY_LIMIT: usize = 64 * 1024 * 1024;
+/// Nested script calls one dispatch may reach (Lua and Rhai frames together): a listener that
+/// re-emits its own event, or two mods emitting to each other, stop here with an error instead
+/// of exhausting the native stack.
+pub const MAX_NESTING: u32 = 48;
 /// Bytes of one log line (longer lines are cut).
 pub const MAX_LOG_LINE: usize = 1_000;
 /// Bytes of source one `load` reader function may produce.
@@ -73,6 +77,31 @@ pub struct Sandbox {
     pub rng: Rc<ModRng>,
     /// The `ctx.rng` object handed to `encounter.roll` wrappers.
     pub rng_handle: mlua::AnyUserData,
+}
+
+/// Lifts the state's memory limit while the host builds values in it, and restores it on drop.
+///
+/// With a limit set, mlua runs every table insert as its own protected call (two C closures
+/// allocated per insert, then collected): converting a 20-value context cost ~100 000
+/// instructions. The host's own conversions are bounded by the engine data being converted, so
+/// they run unprotected; the mod's code always runs under the limit (the guard is dropped before
+/// any Lua code is called, and re-taken around conversions inside host callbacks).
+pub struct Unlimited<'a> {
+    lua: &'a Lua,
+    limit: usize,
+}
+
+impl<'a> Unlimited<'a> {
+    pub fn new(lua: &'a Lua, limit: usize) -> Self {
+        let _ = lua.set_memory_limit(0);
+        Unlimited { lua, limit }
+    }
+}
+
+impl Drop for Unlimited<'_> {
+    fn drop(&mut self) {
+        let _ = self.lua.set_memory_limit(self.limit);
+    }
 }
 
 /// Is the budget stopped for the script code running right now?
@@ -449,7 +478,8 @@ pub fn new_state(cfg: &SandboxConfig) -> mlua::Result<Sandbox> {
         if budget_stopped(&budget) {
             return Err(mlua::Error::runtime(BUDGET_EXHAUSTED));
         }
-        if let Some(LuaValue::Error(e)) = args.get(1) {
+        let failed = matches!(args.front(), Some(LuaValue::Boolean(false)));
+        if let (true, Some(LuaValue::Error(e))) = (failed, args.get(1)) {
             let text = crate::errors::short(e);
             args[1] = LuaValue::String(lua.create_string(text)?);
         }

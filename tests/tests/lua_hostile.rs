@@ -242,3 +242,45 @@ fn a_bad_result_fails_the_link_closed() {
         "{feed:?}"
     );
 }
+
+#[test]
+fn recursive_and_fanning_emits_are_stopped() {
+    let env = load(
+        &[],
+        vec![
+            bystander(),
+            lua_mod(
+                "echo",
+                r#"return function(mod)
+                    mod.events:on("mod.echo.ping", function(p)
+                      mod.events:emit("mod.echo.ping", { n = p.n + 1 })
+                      mod.events:emit("mod.echo.ping", { n = p.n + 1 })
+                    end)
+                    mod.hooks:wrap("exp.gain", function(next)
+                      mod.events:emit("mod.echo.ping", { n = 0 })
+                      return next()
+                    end, 10)
+                  end"#,
+            ),
+        ],
+    );
+    env.assert_loaded("echo");
+    let (out, runs) = exp_gain(&env.rt, 100);
+    assert_eq!(runs, 1);
+    // The fan-out spends the dispatch's budget: the echo link fails after its `next` (vanilla's
+    // answer kept) or before it (skipped); either way the answer is vanilla's, plus the
+    // bystander's +1 when the budget still allowed it to run.
+    assert!((100..=101).contains(&out), "{out}");
+    let feed = env.feed();
+    assert!(
+        feed.iter()
+            .any(|l| l.contains("nested deeper") || l.contains("budget")),
+        "{:?}",
+        &feed[..feed.len().min(5)]
+    );
+    // Every dispatch ends the same way (nothing leaks between dispatches); without the echo
+    // mod the engine answers as before.
+    assert_eq!(exp_gain(&env.rt, 100).1, 1);
+    env.rt.remove_owner("echo");
+    assert_intact(&env);
+}
