@@ -1,0 +1,118 @@
+//! One legacy Lua wrapper on a hot hook (issue 10; goal ≤ 200 ns per call).
+//!
+//! * `native_link/battle.crit` — calibration: one native Rust link on the same hook.
+//! * `lua_link/battle.crit` — one Lua wrapper `function(next, ctx) return next() end` on
+//!   `battle.crit` (run once per move in battle): the whole subscribed path — args to values,
+//!   the `ctx` table built in Lua, the scoped `next`, the call, the answer's result rule.
+//! * `lua_link/save.write` — the same wrapper on the hook with the smallest arguments (a
+//!   three-field `game`), which isolates the link's own overhead from argument conversion.
+//! * `lua_link/battle.crit_reads_ctx` — the wrapper reads two context fields, as real mods do.
+
+use std::collections::BTreeMap;
+use std::hint::black_box;
+use std::rc::Rc;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use pallet_api::catalog::common::{BattleInfo, BattlerSnapshot, GameInfo, MoveInfo, Side};
+use pallet_api::catalog::hooks;
+use pallet_api::content::Content;
+use pallet_api::loader::{EnableState, Loader, ModCandidate};
+use pallet_api::Runtime;
+use pallet_compat_lua::LuaHost;
+
+fn crit_args() -> hooks::BattleCritArgs {
+    hooks::BattleCritArgs {
+        ctx: hooks::CritContext {
+            battle: BattleInfo::default(),
+            user: BattlerSnapshot {
+                side: Side::Player,
+                name: "PIKACHU".into(),
+                hp: 35,
+                max_hp: 35,
+                types: vec!["ELECTRIC".into()],
+                vanished: false,
+            },
+            move_info: MoveInfo {
+                id: "THUNDERSHOCK".into(),
+                move_type: "ELECTRIC".into(),
+                power: 40,
+                accuracy: 255,
+            },
+        },
+    }
+}
+
+/// A runtime with one Lua mod whose entry is `main`.
+fn lua_runtime(main: &str) -> Rc<Runtime> {
+    let rt = Rc::new(Runtime::new());
+    let mut host = LuaHost::new(&rt);
+    let mut files = BTreeMap::new();
+    files.insert("main.lua".to_owned(), main.to_owned());
+    host.add_embedded("bench", files);
+    let manifest =
+        r#"{"id": "bench", "name": "bench", "version": "1.0.0", "api": 2, "entry": "main.lua"}"#;
+    let candidate = ModCandidate::from_manifest_text("bench", manifest, true);
+    let mut loader = Loader::new(Default::default(), "0.1.0", Content::new());
+    loader.add_host(Box::new(host));
+    let status = loader.load(&rt, &[candidate], &EnableState::default());
+    assert_eq!(
+        status.order,
+        vec!["bench".to_owned()],
+        "{:?}",
+        status.errors
+    );
+    rt
+}
+
+fn bench(c: &mut Criterion) {
+    let mut group = c.benchmark_group("lua_link");
+
+    let native = Runtime::new();
+    native.wrap::<hooks::BattleCrit, _>("native", 0, |next, _| Ok(next.call()));
+    group.bench_function("native_link/battle.crit", |b| {
+        b.iter(|| black_box(&native).call::<hooks::BattleCrit>(crit_args(), |_| false))
+    });
+
+    let rt = lua_runtime(
+        r#"local mod = ...
+           mod.hooks:wrap("battle.crit", function(next, ctx) return next() end)
+           mod.hooks:wrap("save.write", function(next, game) return next() end)"#,
+    );
+    group.bench_function("lua_link/battle.crit", |b| {
+        b.iter(|| black_box(&*rt).call::<hooks::BattleCrit>(crit_args(), |_| false))
+    });
+    let game = GameInfo::default();
+    group.bench_function("lua_link/save.write", |b| {
+        b.iter(|| {
+            black_box(&*rt)
+                .call::<hooks::SaveWrite>(hooks::SaveWriteArgs { game: game.clone() }, |_| true)
+        })
+    });
+
+    let reads = lua_runtime(
+        r#"local mod = ...
+           mod.hooks:wrap("battle.crit", function(next, ctx)
+             if ctx.user.hp < ctx.user.maxHp then return true end
+             return next()
+           end)"#,
+    );
+    group.bench_function("lua_link/battle.crit_reads_ctx", |b| {
+        b.iter(|| black_box(&*reads).call::<hooks::BattleCrit>(crit_args(), |_| false))
+    });
+    group.finish();
+}
+
+fn config() -> Criterion {
+    Criterion::default()
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .sample_size(30)
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = bench
+}
+criterion_main!(benches);
