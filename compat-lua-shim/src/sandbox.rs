@@ -169,7 +169,7 @@ impl ModRng {
             (Some(m), None) => (1.0, m.floor()),
             (Some(m), Some(n)) => (m.floor(), n.floor()),
         };
-        if !(lo <= hi) || !lo.is_finite() || !hi.is_finite() {
+        if !lo.is_finite() || !hi.is_finite() || lo > hi {
             return Err(mlua::Error::runtime(
                 "bad argument to 'random' (interval is empty)",
             ));
