@@ -241,7 +241,9 @@ impl Game {
     /// A grass encounter rolled: start the wild battle.
     fn on_wild_encounter(&mut self, enc: WildEncounter) {
         if let Err(e) = self.start_wild_battle(&enc.species, enc.level) {
-            self.show(PresentationRow::Note { text: format!("encounter skipped: {e}") });
+            self.show(PresentationRow::Note {
+                text: format!("encounter skipped: {e}"),
+            });
         }
     }
 

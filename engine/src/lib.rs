@@ -3,8 +3,8 @@
 pub mod battle;
 pub mod checkpoint;
 pub mod data;
-pub mod game;
 pub mod datasets;
+pub mod game;
 // Generated tables (tools/gen-data); reached through `data`. Not formatted: regenerated verbatim.
 #[rustfmt::skip]
 mod generated;

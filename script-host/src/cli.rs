@@ -3,7 +3,11 @@
 use clap::{Parser, Subcommand};
 
 #[derive(Parser, Debug)]
-#[command(name = "pallet", version, about = "Pallet: a Gen 1 game engine core with Rhai and legacy Lua mods")]
+#[command(
+    name = "pallet",
+    version,
+    about = "Pallet: a Gen 1 game engine core with Rhai and legacy Lua mods"
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -77,8 +81,18 @@ pub fn main() -> i32 {
                 eprintln!("invalid value '{}' for '--version <VERSION>'", a.version);
                 return 2;
             };
-            let mods = crate::host::ModsOptions { dirs: a.mods, no_default_mods: a.no_default_mods, trace: a.trace, cache: a.cache };
-            crate::cmd_run::run(&crate::cmd_run::RunOptions { version, seed: a.seed, save: a.save, mods })
+            let mods = crate::host::ModsOptions {
+                dirs: a.mods,
+                no_default_mods: a.no_default_mods,
+                trace: a.trace,
+                cache: a.cache,
+            };
+            crate::cmd_run::run(&crate::cmd_run::RunOptions {
+                version,
+                seed: a.seed,
+                save: a.save,
+                mods,
+            })
         }
         Command::Mods(a) => crate::cmd_mods::run(a),
         Command::Import(a) => crate::cmd_import::run(a),

@@ -576,12 +576,14 @@ pub fn play_with_mods(
     let session = match mods {
         Some(opts) => {
             let api_version = pallet_engine::world::sites::api_version(version);
-            Some(crate::host::ModSession::load(&rt, api_version, opts).map_err(|m| fail(String::new(), m))?)
+            Some(
+                crate::host::ModSession::load(&rt, api_version, opts)
+                    .map_err(|m| fail(String::new(), m))?,
+            )
         }
         None => None,
     };
-    let game = Game::new_game(version, seed, rt)
-        .map_err(|e| fail(String::new(), e.to_string()))?;
+    let game = Game::new_game(version, seed, rt).map_err(|e| fail(String::new(), e.to_string()))?;
     let mut p = Player::new(game);
     let _ = writeln!(p.out, "pallet run: version {version}, seed {seed}");
     if let Some(s) = session {

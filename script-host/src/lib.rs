@@ -5,7 +5,7 @@ pub mod cmd_battle;
 pub mod cmd_calc;
 pub mod cmd_checkpoint;
 pub mod cmd_import;
-pub mod cmd_run;
 pub mod cmd_mods;
+pub mod cmd_run;
 pub mod host;
 pub mod scenario_battle;

@@ -50,7 +50,9 @@ fn bundled_examples_run_with_the_main_scenario() {
     let claimed = t
         .find("is in this mod's custody: 1 held")
         .expect("seventh-catch claim");
-    let went = t.find("went to \"mod\"").expect("pokemon.caught destination mod");
+    let went = t
+        .find("went to \"mod\"")
+        .expect("pokemon.caught destination mod");
     let unloaded = t
         .find("mods: unloaded seventh-catch")
         .expect("unload seventh-catch");
@@ -59,7 +61,11 @@ fn bundled_examples_run_with_the_main_scenario() {
     assert_eq!(t.matches("transferred to someone's PC!").count(), 1, "{t}");
     // The mods' save buckets are in the save's modData.
     assert_eq!(
-        out.game.save.mod_data.get("boot-counter").and_then(|b| b.get("boots")),
+        out.game
+            .save
+            .mod_data
+            .get("boot-counter")
+            .and_then(|b| b.get("boots")),
         Some(&pallet_api::Value::Int(1))
     );
     // Same inputs, same transcript.
