@@ -145,10 +145,11 @@ enum Key {
 }
 
 /// One open table: its entries by kind of key, kept apart so the common shapes (all named,
-/// all positional) close without re-sorting or re-keying.
+/// all positional) close without re-sorting or re-keying. Named entries go straight into the
+/// map (duplicates are caught on insert).
 #[derive(Default)]
 struct Frame {
-    named: Vec<(String, Value)>,
+    named: BTreeMap<String, Value>,
     positional: Vec<Value>,
     indexed: Vec<(i64, Value)>,
     /// The key of the entry whose value is being parsed (`None`: positional).
@@ -158,6 +159,22 @@ struct Frame {
 impl Frame {
     fn len(&self) -> usize {
         self.named.len() + self.positional.len() + self.indexed.len()
+    }
+}
+
+/// The open tables. Frames above `depth` are kept (emptied) and reused, so the positional
+/// scratch vectors keep their capacity and a closed list is allocated once at its exact size.
+#[derive(Default)]
+struct Stack {
+    frames: Vec<Frame>,
+    depth: usize,
+}
+
+impl Stack {
+    fn top(&mut self) -> Option<&mut Frame> {
+        self.depth
+            .checked_sub(1)
+            .and_then(|i| self.frames.get_mut(i))
     }
 }
 
@@ -303,7 +320,7 @@ impl<'a> Parser<'a> {
 
     /// Parse the table starting at `{`, iteratively.
     fn table(&mut self) -> Result<Value, DecodeError> {
-        let mut stack: Vec<Frame> = Vec::new();
+        let mut stack = Stack::default();
         self.open(&mut stack)?;
         let mut expect = Expect::EntryOrClose;
         loop {
@@ -313,9 +330,12 @@ impl<'a> Parser<'a> {
             };
             if b == b'}' {
                 self.pos += 1;
-                let frame = stack.pop().unwrap_or_default();
+                let Some(frame) = stack.top() else {
+                    return Err(self.err(DecodeErrorKind::UnexpectedEnd));
+                };
                 let value = self.close(frame)?;
-                match stack.last_mut() {
+                stack.depth -= 1;
+                match stack.top() {
                     None => return Ok(value),
                     Some(parent) => {
                         self.attach(parent, value)?;
@@ -333,7 +353,7 @@ impl<'a> Parser<'a> {
                 return Err(self.err(DecodeErrorKind::ExpectedSeparator));
             }
             // An entry: `[key] = value`, `name = value` or a positional value.
-            let Some(top) = stack.last_mut() else {
+            let Some(top) = stack.top() else {
                 return Err(self.err(DecodeErrorKind::UnexpectedEnd));
             };
             if b == b'[' {
@@ -374,7 +394,7 @@ impl<'a> Parser<'a> {
                 }
                 Some(_) => {
                     let value = self.scalar()?;
-                    let Some(top) = stack.last_mut() else {
+                    let Some(top) = stack.top() else {
                         return Err(self.err(DecodeErrorKind::UnexpectedEnd));
                     };
                     self.attach(top, value)?;
@@ -385,13 +405,16 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn open(&mut self, stack: &mut Vec<Frame>) -> Result<(), DecodeError> {
-        if stack.len() >= self.limits.max_depth {
+    fn open(&mut self, stack: &mut Stack) -> Result<(), DecodeError> {
+        if stack.depth >= self.limits.max_depth {
             return Err(self.err(DecodeErrorKind::DepthExceeded));
         }
         self.count_node()?;
         self.pos += 1; // `{`
-        stack.push(Frame::default());
+        if stack.frames.len() == stack.depth {
+            stack.frames.push(Frame::default());
+        }
+        stack.depth += 1;
         Ok(())
     }
 
@@ -401,7 +424,14 @@ impl<'a> Parser<'a> {
             return Err(self.err(DecodeErrorKind::TooManyEntries));
         }
         match frame.pending.take() {
-            Some(Key::Str(k)) => frame.named.push((k, value)),
+            Some(Key::Str(k)) => match frame.named.entry(k) {
+                std::collections::btree_map::Entry::Vacant(slot) => {
+                    slot.insert(value);
+                }
+                std::collections::btree_map::Entry::Occupied(slot) => {
+                    return Err(self.err(DecodeErrorKind::DuplicateKey(slot.key().clone())));
+                }
+            },
             Some(Key::Int(i)) => frame.indexed.push((i, value)),
             None => frame.positional.push(value),
         }
@@ -409,35 +439,27 @@ impl<'a> Parser<'a> {
     }
 
     /// Turn a closed table into a list (keys exactly `1..n`) or a map (string keys).
-    fn close(&self, frame: Frame) -> Result<Value, DecodeError> {
-        let Frame {
-            mut named,
-            positional,
-            indexed,
-            ..
-        } = frame;
-        if !named.is_empty() {
-            if !positional.is_empty() || !indexed.is_empty() {
+    /// Leaves `frame` empty for reuse.
+    fn close(&self, frame: &mut Frame) -> Result<Value, DecodeError> {
+        frame.pending = None;
+        if !frame.named.is_empty() {
+            if !frame.positional.is_empty() || !frame.indexed.is_empty() {
                 return Err(self.err(DecodeErrorKind::MixedTable));
             }
-            // Sorted once, duplicates found side by side, then built in bulk.
-            named.sort_by(|a, b| a.0.cmp(&b.0));
-            if let Some(w) = named.windows(2).find(|w| w[0].0 == w[1].0) {
-                return Err(self.err(DecodeErrorKind::DuplicateKey(w[0].0.clone())));
-            }
-            return Ok(Value::Map(named.into_iter().collect()));
+            return Ok(Value::Map(std::mem::take(&mut frame.named)));
         }
-        if indexed.is_empty() {
-            return Ok(if positional.is_empty() {
+        if frame.indexed.is_empty() {
+            return Ok(if frame.positional.is_empty() {
                 Value::Map(BTreeMap::new())
             } else {
-                Value::List(positional)
+                // Exact-size copy; the scratch vector keeps its capacity.
+                Value::List(frame.positional.drain(..).collect())
             });
         }
         // Explicit integer keys: positional entries are 1, 2, … in Lua; merge and require 1..n.
         let mut by_index: BTreeMap<i64, Value> = BTreeMap::new();
-        let numbered = (1i64..).zip(positional);
-        for (i, v) in numbered.chain(indexed) {
+        let numbered = (1i64..).zip(frame.positional.drain(..));
+        for (i, v) in numbered.chain(frame.indexed.drain(..)) {
             if by_index.insert(i, v).is_some() {
                 return Err(self.err(DecodeErrorKind::DuplicateKey(i.to_string())));
             }

@@ -425,3 +425,19 @@ proptest! {
         let _ = decode(&bytes, &tight);
     }
 }
+
+/// Decoder cost probe for `perf stat` (ignored; run in release):
+/// `cargo test --release -p pallet-engine --lib decode_cost_probe -- --ignored`.
+#[test]
+#[ignore]
+fn decode_cost_probe() {
+    let v = pallet_api::catalog::common::GameVersion::Silver;
+    let m = crate::datasets::contract::module_for(v, "pokemon").unwrap();
+    let text = crate::datasets::generate::module_source(v, m).unwrap();
+    let mut total = 0usize;
+    for _ in 0..200 {
+        let value = decode(text.as_bytes(), &Limits::GENERATED).unwrap();
+        total += value.as_map().map_or(0, |m| m.len());
+    }
+    assert!(total > 0);
+}
