@@ -93,23 +93,31 @@ fn bar(done: usize, total: usize, path: &str) -> String {
     )
 }
 
-/// Run `pallet import`; returns the exit code (0 ok, 1 failed or not ready).
+/// Run `pallet import`; returns the exit code (0 ok, 1 failed or not ready, 2 bad usage).
 pub fn run(args: ImportArgs) -> i32 {
+    let tty = std::io::stderr().is_terminal();
+    let (mut out, mut err) = (std::io::stdout().lock(), std::io::stderr().lock());
+    execute(&args, tty, &mut out, &mut err)
+}
+
+/// `pallet import` writing to `out`/`err`; the progress bar goes to `err` when `tty`.
+pub fn execute(args: &ImportArgs, tty: bool, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let Some(version) = GameVersion::parse(&args.version) else {
-        eprintln!("unknown version {:?}", args.version);
+        let _ = writeln!(err, "unknown version {:?}", args.version);
         return 2;
     };
     let root = match cache_dir(args.cache.as_deref()) {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("pallet import: {e}");
+            let _ = writeln!(err, "pallet import: {e}");
             return 2;
         }
     };
     if args.check {
         return match contract::inspect(&DiskFs::new(&root), version) {
             Ok(ready) => {
-                println!(
+                let _ = writeln!(
+                    out,
                     "{}: ready ({} files, marker {})",
                     version.as_str(),
                     ready.sizes.len(),
@@ -118,43 +126,45 @@ pub fn run(args: ImportArgs) -> i32 {
                 0
             }
             Err(p) => {
-                println!("{}: {} ({})", version.as_str(), p.reason, p.detail);
+                let _ = writeln!(out, "{}: {} ({})", version.as_str(), p.reason, p.detail);
                 1
             }
         };
     }
-    let tty = std::io::stderr().is_terminal();
-    let mut progress = |done: usize, total: usize, path: &str| {
-        if tty {
-            let mut err = std::io::stderr().lock();
-            let _ = err.write_all(bar(done, total, path).as_bytes());
-            if done == total {
-                let _ = err.write_all(b"\n");
+    let result = {
+        let mut progress = |done: usize, total: usize, path: &str| {
+            if tty {
+                let _ = err.write_all(bar(done, total, path).as_bytes());
+                if done == total {
+                    let _ = err.write_all(b"\n");
+                }
+                let _ = err.flush();
             }
-            let _ = err.flush();
-        }
+        };
+        let opts = ImportOptions {
+            progress: Some(&mut progress),
+            ..Default::default()
+        };
+        import(&root, version, opts)
     };
-    let opts = ImportOptions {
-        progress: Some(&mut progress),
-        ..Default::default()
-    };
-    match import(&root, version, opts) {
+    match result {
         Ok(report) => {
-            println!(
+            let _ = writeln!(
+                out,
                 "imported {}: {} files, {} bytes -> {}",
                 version.as_str(),
                 report.files,
                 report.bytes,
                 report.dir.display()
             );
-            println!("marker {}", report.marker);
+            let _ = writeln!(out, "marker {}", report.marker);
             0
         }
         Err(e) => {
             if tty {
-                eprintln!();
+                let _ = writeln!(err);
             }
-            eprintln!("pallet import {}: {e}", version.as_str());
+            let _ = writeln!(err, "pallet import {}: {e}", version.as_str());
             1
         }
     }
