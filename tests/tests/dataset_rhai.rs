@@ -143,6 +143,7 @@ const SHAPE: &str = r#"
     for pair in view.content.pokemon.each() { last = pair[0]; }
     log.info(`walked every species up to ${last}`);
     log.info(`has ${view.content.pokemon.has("STEELIX")} ${view.content.pokemon.has("")} ${view.content.species == ()}`);
+    log.info(`odd ids ${view.content.pokemon.has(42)} ${view.content.pokemon.get(()) == ()} ${view.content.moves.get(["TACKLE"]) == ()}`);
     log.info(`get ${view.content.type_chart.get("FIRE").STEEL} ${view.content.moves.get("NOPE") == ()}`);
     log.info(`flat ${view.get("moves", "STEEL_WING").type} ${view.has("items", "POTION")}`);
     log.info(`assets ${view.assets.path("assets/generated/dataset.json")} ${view.assets.info("assets/generated/nope.png") == ()}`);
@@ -168,6 +169,7 @@ fn rhai_view_shape_reasons_and_read_only() {
         "chart 17 BUG WATER",
         "walked every species up to ZUBAT",
         "has true false true",
+        "odd ids false true true",
         "get 2.0 true",
         "flat STEEL false",
         "assets gold/assets/generated/dataset.json true",

@@ -276,13 +276,16 @@ pub fn register(engine: &mut Engine) {
             .collect::<Map>()
     });
     engine.register_type_with_name::<DatasetRegistryHandle>("DatasetRegistry");
-    engine.register_fn("get", |r: &mut DatasetRegistryHandle, id: &str| {
-        r.view
-            .get(r.registry, id)
+    // Ids of any type are accepted: a non-string (or empty) id is simply absent (RFC 0015).
+    engine.register_fn("get", |r: &mut DatasetRegistryHandle, id: Dynamic| {
+        id.into_string()
+            .ok()
+            .and_then(|id| r.view.get(r.registry, &id))
             .map_or(Dynamic::UNIT, |rec| to_dynamic(&rec))
     });
-    engine.register_fn("has", |r: &mut DatasetRegistryHandle, id: &str| {
-        r.view.has(r.registry, id)
+    engine.register_fn("has", |r: &mut DatasetRegistryHandle, id: Dynamic| {
+        id.into_string()
+            .is_ok_and(|id| r.view.has(r.registry, &id))
     });
     engine.register_fn("each", |r: &mut DatasetRegistryHandle| {
         DatasetRecords(Rc::new(r.view.each(r.registry)))
@@ -307,13 +310,15 @@ pub fn register(engine: &mut Engine) {
     engine.register_type_with_name::<DatasetAssetsHandle>("DatasetAssets");
     engine.register_fn(
         "path",
-        |a: &mut DatasetAssetsHandle, rel: &str| -> Result<String, Box<EvalAltResult>> {
-            a.0.asset_path(rel).ok_or_else(|| {
-                api_error(
+        |a: &mut DatasetAssetsHandle, rel: &str| -> Result<Dynamic, Box<EvalAltResult>> {
+            // A malformed path throws; a well-formed one on a cache that went away gives `()`.
+            if !pallet_engine::datasets::contract::is_generated_asset_path(rel) {
+                return Err(api_error(
                     codes::INVALID_VALUE,
                     format!("{rel:?} is not a path under assets/generated/"),
-                )
-            })
+                ));
+            }
+            Ok(a.0.asset_path(rel).map_or(Dynamic::UNIT, Dynamic::from))
         },
     );
     engine.register_fn("info", |a: &mut DatasetAssetsHandle, rel: &str| {
