@@ -284,8 +284,7 @@ pub fn register(engine: &mut Engine) {
             .map_or(Dynamic::UNIT, |rec| to_dynamic(&rec))
     });
     engine.register_fn("has", |r: &mut DatasetRegistryHandle, id: Dynamic| {
-        id.into_string()
-            .is_ok_and(|id| r.view.has(r.registry, &id))
+        id.into_string().is_ok_and(|id| r.view.has(r.registry, &id))
     });
     engine.register_fn("each", |r: &mut DatasetRegistryHandle| {
         DatasetRecords(Rc::new(r.view.each(r.registry)))
