@@ -25,7 +25,6 @@ use pallet_api::catalog;
 /// Catalog names whose engine site has not landed yet. Shrink-only: delete an entry when its
 /// site lands (this test tells you).
 const SITE_DEBT: &[&str] = &[
-    "hook:battle.field_residual",
     "hook:evolution.check",
     "hook:save.write",
     "event:save.created",

@@ -67,12 +67,35 @@ impl<R: BattleRng> Battle<R> {
         }
     }
 
-    /// The RFC 0016 precedence for one field-residual batch: when the batch leaves the player
-    /// with no healthy mon, only the player's faint authority runs (blackout, no enemy EXP or
-    /// replacement), whatever order the rows came in; otherwise newly fainted battlers are
-    /// scheduled player first, then enemy — which is what [`Battle::resolve_faints`] does.
-    #[allow(dead_code)] // called by the RFC 0016 site once it lands in `field_residual_slot`
-    pub(crate) fn resolve_faints_after_field(&mut self, rt: &Runtime) {
+    /// The RFC 0016 precedence for one field-residual batch, called once after every accepted
+    /// row was applied, with the battlers the batch brought from HP > 0 to 0.
+    ///
+    /// * The batch terminally faints the player (its mon newly at 0 HP, no healthy mon left):
+    ///   only the player's faint authority runs — its faint, then the blackout (`lose`). The
+    ///   enemy, even if the same batch emptied its HP bar, gets no faint, no EXP
+    ///   (`battle.exp_award` / `exp.gain` are not called), no replacement and no SHIFT prompt,
+    ///   whatever order the rows came in.
+    /// * Otherwise the newly fainted battlers are scheduled player first, then enemy, through
+    ///   the ordinary pipeline ([`Battle::resolve_faints`]: EXP, win, replacement).
+    ///
+    /// Native faint paths (moves, status residuals) keep calling `resolve_faints` directly.
+    #[cfg_attr(not(feature = "hook-sites"), allow(dead_code))]
+    pub(crate) fn resolve_faints_after_field(
+        &mut self,
+        rt: &Runtime,
+        player_new: bool,
+        enemy_new: bool,
+    ) {
+        if self.phase == Phase::Finished || !(player_new || enemy_new) {
+            return;
+        }
+        if player_new && !self.sides[0].any_healthy() {
+            if !self.sides[0].faint_queued {
+                self.faint_player(rt);
+            }
+            self.blackout(rt);
+            return;
+        }
         self.resolve_faints(rt);
     }
 

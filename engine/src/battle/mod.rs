@@ -11,7 +11,8 @@
 //! Modules: [`source`] random sources, [`rows`] rows and lazy text, [`state`] battler/side/field
 //! state, `damage` the damage formula, crits and accuracy, `exec` one side's move, `effects` move
 //! effect families, `round` turn order, residuals and end of round, `faint` the faint pipeline
-//! (EXP, level-up, replacement, blackout), `sites` the guarded hook/event call sites.
+//! (EXP, level-up, replacement, blackout), `sites` the guarded hook/event call sites,
+//! [`field_residual`] the RFC 0016 end-of-round field residual site.
 
 pub mod calc;
 pub mod capture;
@@ -19,6 +20,7 @@ mod damage;
 mod effects;
 mod exec;
 mod faint;
+pub mod field_residual;
 pub mod random;
 mod round;
 pub mod rows;

@@ -406,7 +406,7 @@ impl<R: BattleRng> Battle<R> {
                 }
             }
         }
-        // 2. RFC 0016 slot.
+        // 2. RFC 0016 `battle.field_residual` (field_residual.rs): rows applied, then faints.
         self.field_residual_slot(rt);
         if self.result.is_some() {
             sites::turn_ended(self, rt);
@@ -426,18 +426,6 @@ impl<R: BattleRng> Battle<R> {
         }
         // 4.
         sites::turn_ended(self, rt);
-    }
-
-    /// ===== RFC 0016 `battle.field_residual` call point =====
-    ///
-    /// Runs once per undecided round, after the status residuals and before the token ticks.
-    /// The hook site goes here (guarded by `rt.wants_hook::<hooks::BattleFieldResidual>()`):
-    /// build the detached `{field, battlers, turn}` context, apply the accepted rows
-    /// (clamped damage, HP-drain rows, optional [`Msg::ModText`] messages), then schedule the
-    /// newly fainted battlers with [`Battle::resolve_faints_after_field`] (blackout
-    /// precedence). With no subscriber nothing is built.
-    pub(crate) fn field_residual_slot(&mut self, rt: &Runtime) {
-        let _ = rt;
     }
 
     // ----- running ------------------------------------------------------------------------

@@ -4,8 +4,7 @@
 //!
 //! Hooks: `battle.crit`, `battle.accuracy`, `battle.damage`, `exp.gain`, `battle.exp_award`.
 //! Events: `battle.started`, `battle.fainted`, `battle.turn_ended`, `battle.ended`,
-//! `pokemon.level_up`. The RFC 0016 `battle.field_residual` slot is in `round.rs`
-//! (`field_residual_slot`).
+//! `pokemon.level_up`. The RFC 0016 `battle.field_residual` site is in `field_residual.rs`.
 
 use pallet_api::Runtime;
 
@@ -146,6 +145,9 @@ mod live {
     };
     pub(super) use hooks::{BattleAccuracy, BattleCrit, BattleDamage, BattleExpAward, ExpGain};
 }
+
+#[cfg(feature = "hook-sites")]
+pub(crate) use live::snapshot;
 
 /// One EXP share (the data form of `battle.exp_award`'s answer).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

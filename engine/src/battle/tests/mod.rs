@@ -13,6 +13,8 @@ use super::*;
 
 mod damage;
 mod faint;
+#[cfg(feature = "hook-sites")]
+mod field_residual;
 mod fuzz;
 mod moves;
 mod status;
