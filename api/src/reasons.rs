@@ -103,6 +103,7 @@ reason_enum! {
         BattleStateInvalid => "battle_state_invalid",
         BattleOriginUnsupported => "battle_origin_unsupported",
         RngStateUnavailable => "rng_state_unavailable",
+        LinkBattleUnsupported => "link_battle_unsupported",
     }
 }
 
@@ -120,6 +121,7 @@ impl CheckpointCode {
                 | CheckpointCode::AnimationBusy
                 | CheckpointCode::MovementBusy
                 | CheckpointCode::BattlePhaseBusy
+                | CheckpointCode::LinkBattleUnsupported
         )
     }
 }

@@ -172,12 +172,25 @@ impl Game {
         Overworld::restored(self.maps.clone(), Rc::clone(&self.scripts), at, surfing)
     }
 
-    /// Checkpoint reconstruction, step 2: install a validated save, overworld and RNG (the RNG
-    /// last). Emits nothing: no `save.loading`/`save.loaded`, no `map.entered`, no `game.ready`.
-    pub fn install_checkpoint(&mut self, save: SaveData, overworld: Overworld, rng: Rng) {
+    /// Checkpoint reconstruction, step 2: install a validated save, overworld, battle (battle
+    /// checkpoints: the battle runs again, without `battle.started` or an intro) and RNG (the
+    /// RNG last). Emits nothing: no `save.loading`/`save.loaded`, no `map.entered`, no
+    /// `game.ready`.
+    pub fn install_checkpoint(
+        &mut self,
+        save: SaveData,
+        overworld: Overworld,
+        battle: Option<BattleSession>,
+        rng: Rng,
+    ) {
         self.save = save;
         self.overworld = Some(overworld);
-        self.mode = Mode::Overworld;
+        self.mode = if battle.is_some() {
+            Mode::Battle
+        } else {
+            Mode::Overworld
+        };
+        self.battle = battle.map(Box::new);
         self.rng = rng;
     }
 

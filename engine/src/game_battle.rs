@@ -20,9 +20,12 @@ use smallvec::SmallVec;
 use pallet_api::catalog::hooks::PartyMember;
 #[cfg(feature = "hook-sites")]
 use pallet_api::catalog::hooks::{TrainerParty, TrainerPartyArgs};
+use pallet_api::facades::CheckpointKindTag;
+use pallet_api::reasons::CheckpointCode;
 
 use crate::battle::capture::{CaptureRow, CaptureStore};
 use crate::battle::{Action, Battle, BattleKind, BattleResult, NeedsChoice, Row, Side};
+use crate::checkpoint::lend::unsettled;
 use crate::data::{self, Dataset};
 use crate::pokemon::{Dvs, Party, Pokemon, MOVE_SLOTS};
 use crate::rng::Rng;
@@ -72,6 +75,22 @@ impl Game {
     /// The running battle, if any.
     pub fn battle(&self) -> Option<&Battle<Rng>> {
         self.battle.as_deref().map(|s| &s.battle)
+    }
+
+    /// The running battle with its trainer bookkeeping (checkpoints capture it).
+    pub fn battle_session(&self) -> Option<&BattleSession> {
+        self.battle.as_deref()
+    }
+
+    /// The running battle's data-only field (`{weather, tokens}`), for embedders that keep
+    /// state there (RFC 0016).
+    pub fn battle_field_mut(&mut self) -> Option<&mut crate::battle::Field> {
+        self.battle.as_mut().map(|s| s.battle.field_mut())
+    }
+
+    /// A side's data-only tokens in the running battle.
+    pub fn battle_tokens_mut(&mut self, side: Side) -> Option<&mut Vec<crate::battle::Token>> {
+        self.battle.as_mut().map(|s| s.battle.side_tokens_mut(side))
     }
 
     /// The player's party as live mons (records the dataset cannot represent are skipped).
@@ -182,7 +201,12 @@ impl Game {
                 map_id: Some(self.save.player.map.clone()),
             },
         });
-        battle.start(&self.rt);
+        // The opening is not a checkpoint boundary (`battle.started` listeners see it busy).
+        unsettled(
+            CheckpointKindTag::Battle,
+            CheckpointCode::BattlePhaseBusy,
+            || battle.start(&self.rt),
+        );
         self.battle = Some(Box::new(BattleSession {
             battle,
             trainer_key,
@@ -207,10 +231,15 @@ impl Game {
                 return Err(GameError::Overworld(format!("no {id} in the bag")));
             }
         }
-        session
-            .battle
-            .submit(&self.rt, action, enemy)
-            .map_err(|e| GameError::Overworld(format!("battle: {e}")))?;
+        // Mid-round: a mod's checkpoint call from a battle hook or event is refused with
+        // `battle_phase_busy` (the round is resolved atomically; no game is lent inside).
+        let rt = &self.rt;
+        unsettled(
+            CheckpointKindTag::Battle,
+            CheckpointCode::BattlePhaseBusy,
+            || session.battle.submit(rt, action, enemy),
+        )
+        .map_err(|e| GameError::Overworld(format!("battle: {e}")))?;
         self.drain_battle_rows();
         if self
             .battle

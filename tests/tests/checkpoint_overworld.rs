@@ -313,7 +313,8 @@ fn compatibility_rejections_change_nothing_and_emit_nothing() {
             Box::new(|c| c.kind = "menu".into()),
         ),
         (
-            CheckpointCode::UnsupportedRuntimeKind,
+            // A battle record needs `runtime.battle` (checkpoint_battle.rs covers the kind).
+            CheckpointCode::InvalidCheckpoint,
             Box::new(|c| c.kind = "battle".into()),
         ),
         (

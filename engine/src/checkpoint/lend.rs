@@ -19,10 +19,11 @@
 //!    second mutable or shared reference can be created from the slot meanwhile.
 //! 3. The slot is thread-local.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::ptr::NonNull;
 
-use pallet_api::facades::{Capability, CheckpointFailure};
+use pallet_api::facades::{Capability, CheckpointFailure, CheckpointKindTag};
+use pallet_api::reasons::CheckpointCode;
 use pallet_api::services::ModDataStore;
 use pallet_api::Value;
 
@@ -34,6 +35,41 @@ type Slot = Option<(NonNull<Game>, Option<ModDataStore>)>;
 thread_local! {
     static GAME: RefCell<Slot> = const { RefCell::new(None) };
     static ATTACHED: RefCell<Option<ModDataStore>> = const { RefCell::new(None) };
+    static UNSETTLED: Cell<Option<(CheckpointKindTag, CheckpointCode)>> = const { Cell::new(None) };
+}
+
+struct Unsettle(Option<(CheckpointKindTag, CheckpointCode)>);
+
+impl Drop for Unsettle {
+    fn drop(&mut self) {
+        UNSETTLED.with(|u| u.set(self.0));
+    }
+}
+
+/// Run `f` as an **unsettled** part of the game (a battle round being resolved, a battle
+/// opening): a script handle called from a hook or event inside it is answered with this
+/// refusal (`{kind, reason}`) instead of the generic "not lent here". No game is lent inside.
+pub fn unsettled<R>(kind: CheckpointKindTag, code: CheckpointCode, f: impl FnOnce() -> R) -> R {
+    let previous = UNSETTLED.with(|u| u.replace(Some((kind, code))));
+    let _restore = Unsettle(previous);
+    f()
+}
+
+/// The refusal of the innermost [`unsettled`] scope, when a handle runs inside one (and no
+/// game is lent), with the reference's player-readable message.
+pub fn unsettled_refusal() -> Option<Capability> {
+    if game_is_lent() {
+        return None;
+    }
+    UNSETTLED.with(Cell::get).map(|(kind, code)| Capability {
+        can_capture: false,
+        can_restore: false,
+        kind,
+        refusal: Some(CheckpointFailure {
+            code,
+            message: ops::refusal_message(code).to_owned(),
+        }),
+    })
 }
 
 /// Attach the session's `mod.save` store (the loader's [`ModDataStore`]) on this thread, so
@@ -105,8 +141,7 @@ impl Lent<'_> {
     }
 
     pub fn capture(&mut self) -> Result<Value, CheckpointFailure> {
-        ops::inspect(self.game);
-        if self.game.busy().is_none() {
+        if ops::inspect(self.game).refusal.is_none() {
             self.sync_in();
         }
         let cp = ops::capture(self.game)?;
@@ -118,7 +153,7 @@ impl Lent<'_> {
 
     /// Restore; on success the `mod.save` store is rewound to the checkpoint's buckets.
     pub fn restore(&mut self, v: &Value) -> Result<(), CheckpointFailure> {
-        if self.game.busy().is_none() {
+        if ops::inspect(self.game).refusal.is_none() {
             self.sync_in();
         }
         let store = self.mod_data.clone();

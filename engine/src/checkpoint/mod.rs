@@ -1,17 +1,18 @@
-//! Stable runtime checkpoints (RFC 0004; reference-semantics §4): the overworld kind.
+//! Stable runtime checkpoints (RFC 0004; reference-semantics §4): the overworld kind and the
+//! battle kind (RFC 0005).
 //!
 //! | module | what |
 //! |---|---|
 //! | [`record`] | the format-1 record, portable bytes (`PALLET-CHECKPOINT 1` + MessagePack), first-difference paths |
 //! | [`ops`] | `inspect` (lazy playthrough id), `capture`, `restore` (validate detached → rollback → rebuild → verify → `checkpoint.restored`) |
-//! | [`lend`] | the exclusive lending scope through which script handles reach a live game at a safe point |
-//!
-//! The battle kind (RFC 0005) is not captured by this build: restoring a `kind = "battle"`
-//! record answers `unsupported_runtime_kind`.
+//! | [`battle`] | the battle model (`runtime.battle`), the battle's safe boundary, the detached rebuild |
+//! | [`lend`] | the exclusive lending scope through which script handles reach a live game at a safe point; unsettled scopes (a battle round) that answer with their own refusal |
 
+pub mod battle;
 pub mod lend;
 pub mod ops;
 pub mod record;
 
+pub use battle::BattleModel;
 pub use ops::{capture, inject_fault, inspect, restore, restore_value, Fault};
 pub use record::{first_difference, Checkpoint, Identity, OverworldState, RuntimeState};

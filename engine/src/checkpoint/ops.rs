@@ -8,13 +8,14 @@ use pallet_api::facades::{Capability, CheckpointFailure, CheckpointKindTag};
 use pallet_api::reasons::CheckpointCode;
 use pallet_api::Value;
 
+use super::battle::{boundary_refusal, capture_model, rebuild};
 use super::record::{
     first_difference, Checkpoint, Identity, OverworldState, RuntimeState, FORMAT, KIND_BATTLE,
     KIND_OVERWORLD,
 };
 use crate::data::gen1;
-use crate::game::{Game, Mode};
-use crate::save::{self, ValidateEnv};
+use crate::game::{BattleSession, Game, Mode};
+use crate::save::{self, SaveData, ValidateEnv};
 use crate::world::overworld::WarpTarget;
 use crate::world::{sites, Overworld};
 
@@ -55,6 +56,10 @@ pub fn refusal_message(code: CheckpointCode) -> &'static str {
         CheckpointCode::AnimationBusy => "Wait for the animation to finish.",
         CheckpointCode::MovementBusy => "Wait for the player to stop on a tile.",
         CheckpointCode::BattlePhaseBusy => "Wait for the battle menu.",
+        CheckpointCode::LinkBattleUnsupported => "Link battles cannot be checkpointed.",
+        CheckpointCode::BattleOriginUnsupported => {
+            "Only wild and trainer encounters can be checkpointed."
+        }
         _ => "Checkpoints are not available right now.",
     }
 }
@@ -90,6 +95,9 @@ pub fn inspect(game: &mut Game) -> Capability {
     if game.mode == Mode::Title {
         return refuse(CheckpointKindTag::Unknown, CheckpointCode::NotInPlaythrough);
     }
+    if game.mode == Mode::Battle {
+        return inspect_battle(game);
+    }
     if game.mode != Mode::Overworld || game.overworld().is_none() {
         return refuse(CheckpointKindTag::Unknown, CheckpointCode::NotOverworld);
     }
@@ -119,6 +127,41 @@ pub fn inspect(game: &mut Game) -> Capability {
     }
 }
 
+/// Reference `BattleSafety.inspect`, in its order: link battle, origin, overworld scripts
+/// (any unsettled overworld under the battle, by its own reason), the battle phase. The
+/// playthrough id is allocated lazily once the boundary is safe.
+fn inspect_battle(game: &mut Game) -> Capability {
+    use CheckpointKindTag::Battle;
+    let (Some(ow), Some(session)) = (game.overworld(), game.battle_session()) else {
+        return refuse(CheckpointKindTag::Unknown, CheckpointCode::NotOverworld);
+    };
+    let b = &session.battle;
+    if b.link_rules {
+        return refuse(Battle, CheckpointCode::LinkBattleUnsupported);
+    }
+    if b.kind().is_wild() == session.trainer_key.is_some() {
+        return refuse(Battle, CheckpointCode::BattleOriginUnsupported);
+    }
+    if let Some(busy) = ow.busy() {
+        return refuse(Battle, busy.code());
+    }
+    if let Some(code) = boundary_refusal(session) {
+        return refuse(Battle, code);
+    }
+    if game.save.meta.playthrough_id.is_none() {
+        match derive_playthrough_id(game) {
+            Some(id) => game.save.meta.playthrough_id = Some(id),
+            None => return refuse(Battle, CheckpointCode::NotInPlaythrough),
+        }
+    }
+    Capability {
+        can_capture: true,
+        can_restore: true,
+        kind: Battle,
+        refusal: None,
+    }
+}
+
 fn require_capturable(game: &mut Game) -> Result<(), CheckpointFailure> {
     match inspect(game).refusal {
         Some(r) => Err(r),
@@ -126,10 +169,22 @@ fn require_capturable(game: &mut Game) -> Result<(), CheckpointFailure> {
     }
 }
 
-/// Reference §4.2: a detached, data-only format-1 overworld checkpoint.
+/// Reference §4.2: a detached, data-only format-1 checkpoint (overworld or battle kind).
+///
+/// A battle record is also validated as a restore would validate it, so a battle this engine
+/// cannot rebuild exactly fails here (`battle_state_invalid`) rather than on restore.
 pub fn capture(game: &mut Game) -> Result<Checkpoint, CheckpointFailure> {
     require_capturable(game)?;
-    capture_settled(game)
+    let cp = capture_settled(game)?;
+    if cp.runtime.battle.is_some() {
+        validate(game, &cp).map_err(|e| {
+            fail(
+                CheckpointCode::BattleStateInvalid,
+                format!("the battle would not restore ({}): {}", e.code, e.message),
+            )
+        })?;
+    }
+    Ok(cp)
 }
 
 /// Capture without the capability check (the runtime is known to be settled).
@@ -170,26 +225,35 @@ fn capture_settled(game: &Game) -> Result<Checkpoint, CheckpointFailure> {
         .playthrough_id
         .clone()
         .ok_or_else(|| fail(CheckpointCode::CaptureFailed, "no playthrough identity"))?;
+    let battle = match game.battle_session() {
+        Some(session) if game.mode == Mode::Battle => Some(capture_model(session, &runtime.map)?),
+        _ => None,
+    };
     Ok(Checkpoint {
         format: FORMAT,
-        kind: KIND_OVERWORLD.to_owned(),
+        kind: if battle.is_some() {
+            KIND_BATTLE
+        } else {
+            KIND_OVERWORLD
+        }
+        .to_owned(),
         identity: Identity {
             engine_version: env!("CARGO_PKG_VERSION").to_owned(),
             game_version: game.version().as_str().to_owned(),
             playthrough_id,
         },
         save: progress,
-        runtime: RuntimeState { overworld: runtime },
+        runtime: RuntimeState {
+            overworld: runtime,
+            battle,
+        },
         rng: game.rng.clone(),
     })
 }
 
 /// Reference §4.3 step 2 on a script value: root shape, format and kind are checked before
 /// the typed record is read, so their codes win over `invalid_checkpoint`.
-pub fn validate_value(
-    game: &Game,
-    v: &Value,
-) -> Result<(Checkpoint, Overworld), CheckpointFailure> {
+pub fn validate_value(game: &Game, v: &Value) -> Result<(Checkpoint, Prepared), CheckpointFailure> {
     let Value::Map(root) = v else {
         return Err(fail(
             CheckpointCode::InvalidCheckpoint,
@@ -221,9 +285,35 @@ pub fn validate_value(
     Ok((cp, ow))
 }
 
+/// What a validated checkpoint installs: built detached, before any live mutation.
+pub struct Prepared {
+    overworld: Overworld,
+    battle: Option<BattleSession>,
+}
+
+/// Does the canonical save validator change (or report) anything on a copy of `save`?
+fn needs_repair(game: &Game, save: &SaveData) -> bool {
+    let mut copy = save.clone();
+    let maps = game.maps();
+    let map_known = |id: &str| maps.get(id).is_some();
+    let start = &maps.start;
+    let spawn = save::data::MapPoint {
+        map: start.map.clone(),
+        x: u16::try_from(start.x).unwrap_or(0),
+        y: u16::try_from(start.y).unwrap_or(0),
+    };
+    let env = ValidateEnv {
+        data: gen1(),
+        map_known: &map_known,
+        spawn,
+    };
+    let report = save::validate(&mut copy, &env);
+    !report.is_empty() || copy != *save
+}
+
 /// Reference §4.3 step 2 on a typed record: everything short of live mutation. Returns the
-/// detached overworld the restore will install.
-pub fn validate(game: &Game, cp: &Checkpoint) -> Result<Overworld, CheckpointFailure> {
+/// detached overworld (and battle) the restore will install.
+pub fn validate(game: &Game, cp: &Checkpoint) -> Result<Prepared, CheckpointFailure> {
     use CheckpointCode as C;
     if cp.format != FORMAT {
         return Err(fail(
@@ -231,13 +321,7 @@ pub fn validate(game: &Game, cp: &Checkpoint) -> Result<Overworld, CheckpointFai
             "only checkpoint format 1 is supported",
         ));
     }
-    if cp.kind == KIND_BATTLE {
-        return Err(fail(
-            C::UnsupportedRuntimeKind,
-            "battle checkpoints are not supported by this build",
-        ));
-    }
-    if cp.kind != KIND_OVERWORLD {
+    if cp.kind != KIND_OVERWORLD && cp.kind != KIND_BATTLE {
         return Err(fail(
             C::UnsupportedRuntimeKind,
             "checkpoint kind must be overworld or battle",
@@ -280,26 +364,11 @@ pub fn validate(game: &Game, cp: &Checkpoint) -> Result<Overworld, CheckpointFai
         return Err(fail(C::InvalidMap, format!("unknown map {}", rt.map)));
     }
     let at = WarpTarget::new(&rt.map, rt.x, rt.y, rt.facing);
-    let ow = game
+    let overworld = game
         .checkpoint_overworld(&at, rt.surfing)
         .map_err(|e| fail(C::InvalidPosition, e))?;
     // The canonical validator on a detached copy must change nothing.
-    let mut copy = cp.save.clone();
-    let maps = game.maps();
-    let map_known = |id: &str| maps.get(id).is_some();
-    let start = &maps.start;
-    let spawn = save::data::MapPoint {
-        map: start.map.clone(),
-        x: u16::try_from(start.x).unwrap_or(0),
-        y: u16::try_from(start.y).unwrap_or(0),
-    };
-    let env = ValidateEnv {
-        data: gen1(),
-        map_known: &map_known,
-        spawn,
-    };
-    let report = save::validate(&mut copy, &env);
-    if !report.is_empty() || copy != cp.save {
+    if needs_repair(game, &cp.save) {
         return Err(fail(
             C::InvalidContent,
             "the checkpoint's save needs repair",
@@ -308,7 +377,44 @@ pub fn validate(game: &Game, cp: &Checkpoint) -> Result<Overworld, CheckpointFai
     if save::encode(&cp.save).is_err() {
         return Err(fail(C::InvalidContent, "the checkpoint's save is not data"));
     }
-    Ok(ow)
+    let battle = match (cp.kind.as_str(), &cp.runtime.battle) {
+        (KIND_OVERWORLD, None) => None,
+        (KIND_OVERWORLD, Some(_)) => {
+            return Err(fail(
+                C::InvalidCheckpoint,
+                "an overworld checkpoint holds a battle",
+            ))
+        }
+        (_, None) => {
+            return Err(fail(
+                C::InvalidCheckpoint,
+                "a battle checkpoint needs runtime.battle",
+            ))
+        }
+        (_, Some(model)) => {
+            // The battle's mons pass the same canonical validator as the save's.
+            let mut scratch = cp.save.clone();
+            if let Some(store) = &model.capture_store {
+                scratch.boxes = store.boxes.clone();
+                scratch.current_box = store.current_box;
+                scratch.pokedex = store.pokedex.clone();
+            }
+            for (party, side) in [
+                (&model.player_party, "player"),
+                (&model.enemy_party, "enemy"),
+            ] {
+                scratch.party = party.clone();
+                if needs_repair(game, &scratch) {
+                    return Err(fail(
+                        C::InvalidContent,
+                        format!("the battle's {side} mons need repair"),
+                    ));
+                }
+            }
+            Some(rebuild(model, &rt.map)?)
+        }
+    };
+    Ok(Prepared { overworld, battle })
 }
 
 fn bytes(cp: &Checkpoint) -> Result<Vec<u8>, CheckpointFailure> {
@@ -320,13 +426,14 @@ fn bytes(cp: &Checkpoint) -> Result<Vec<u8>, CheckpointFailure> {
 fn apply_and_verify(
     game: &mut Game,
     cp: &Checkpoint,
-    ow: Overworld,
+    prepared: Prepared,
     fault: Option<Fault>,
 ) -> Result<(), String> {
     let mut progress = cp.save.clone();
     // Player position is forced from the runtime record.
     progress.player.map = cp.runtime.overworld.map.clone();
-    game.install_checkpoint(progress, ow, cp.rng.clone());
+    let Prepared { overworld, battle } = prepared;
+    game.install_checkpoint(progress, overworld, battle, cp.rng.clone());
     if fault.is_some() {
         if let Some(mon) = game.save.party.first_mut() {
             mon.hp = mon.hp.wrapping_add(1);
@@ -334,7 +441,9 @@ fn apply_and_verify(
             game.save.money = game.save.money.wrapping_add(1);
         }
     }
-    let again = capture_settled(game).map_err(|e| e.message)?;
+    let mut again = capture_settled(game).map_err(|e| e.message)?;
+    // `engineVersion` is metadata (never a reason to reject): compare the rest.
+    again.identity.engine_version = cp.identity.engine_version.clone();
     let (a, b) = (
         bytes(cp).map_err(|e| e.message)?,
         bytes(&again).map_err(|e| e.message)?,
@@ -352,8 +461,8 @@ fn apply_and_verify(
 /// Reference §4.3: validate, take a rollback checkpoint, reconstruct, verify, emit.
 pub fn restore(game: &mut Game, cp: &Checkpoint) -> Result<(), CheckpointFailure> {
     require_capturable(game)?;
-    let ow = validate(game, cp)?;
-    restore_validated(game, cp, ow, &mut |_| {})
+    let prepared = validate(game, cp)?;
+    restore_validated(game, cp, prepared, &mut |_| {})
 }
 
 /// [`restore`] from a script value (the Rhai/Lua facade path).
@@ -369,19 +478,19 @@ pub fn restore_value_then(
     reconcile: &mut dyn FnMut(&Game),
 ) -> Result<(), CheckpointFailure> {
     require_capturable(game)?;
-    let (cp, ow) = validate_value(game, v)?;
-    restore_validated(game, &cp, ow, reconcile)
+    let (cp, prepared) = validate_value(game, v)?;
+    restore_validated(game, &cp, prepared, reconcile)
 }
 
 fn restore_validated(
     game: &mut Game,
     cp: &Checkpoint,
-    ow: Overworld,
+    prepared: Prepared,
     reconcile: &mut dyn FnMut(&Game),
 ) -> Result<(), CheckpointFailure> {
     let rollback = capture_settled(game)?;
     let fault = FAULT.with(|f| f.take());
-    if let Err(path) = apply_and_verify(game, cp, ow, fault) {
+    if let Err(path) = apply_and_verify(game, cp, prepared, fault) {
         let rb_fault = match fault {
             Some(Fault::CorruptPartyAndRollback) => fault,
             _ => None,
@@ -404,11 +513,11 @@ fn restore_validated(
         });
     }
     reconcile(game);
-    emit_restored(game);
+    emit_restored(game, cp.kind == KIND_BATTLE);
     Ok(())
 }
 
-fn emit_restored(game: &Game) {
+fn emit_restored(game: &Game, battle: bool) {
     #[cfg(feature = "hook-sites")]
     if game.rt.wants_event::<events::CheckpointRestored>() {
         game.rt
@@ -418,9 +527,13 @@ fn emit_restored(game: &Game) {
                     playthrough_id: game.save.meta.playthrough_id.clone(),
                     map_id: game.overworld().map(|o| o.map_id().to_owned()),
                 },
-                kind: events::CheckpointKind::Overworld,
+                kind: if battle {
+                    events::CheckpointKind::Battle
+                } else {
+                    events::CheckpointKind::Overworld
+                },
             });
     }
     #[cfg(not(feature = "hook-sites"))]
-    let _ = game;
+    let _ = (game, battle);
 }

@@ -14,6 +14,8 @@ use crate::rng::Rng;
 use crate::save::SaveData;
 use crate::world::Direction;
 
+use super::battle::BattleModel;
+
 /// The only checkpoint format this engine writes and reads.
 pub const FORMAT: u32 = 1;
 
@@ -22,7 +24,7 @@ pub const HEADER: &[u8] = b"PALLET-CHECKPOINT 1\n";
 
 /// `kind` of an overworld checkpoint.
 pub const KIND_OVERWORLD: &str = "overworld";
-/// `kind` of a battle checkpoint (not captured by this build).
+/// `kind` of a battle checkpoint (RFC 0005; see [`super::battle`]).
 pub const KIND_BATTLE: &str = "battle";
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -41,7 +43,7 @@ pub struct Checkpoint {
     pub rng: Rng,
 }
 
-mod rng_hex {
+pub(crate) mod rng_hex {
     use serde::{de::Error, Deserialize, Deserializer, Serialize, Serializer};
 
     use crate::rng::Rng;
@@ -86,10 +88,13 @@ pub struct Identity {
     pub playthrough_id: String,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RuntimeState {
     pub overworld: OverworldState,
+    /// The battle model of a `kind = "battle"` record; absent in overworld records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub battle: Option<BattleModel>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
