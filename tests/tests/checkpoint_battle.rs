@@ -3,16 +3,18 @@
 //! same choices, in wild and trainer battles; inspection refusals in every unsafe battle phase
 //! (replacement, SHIFT prompt, locked action, mid-round, opening); the battle record's shape;
 //! restoring across kinds; random corruptions of battle records rejected without mutation; hook
-//! wrappers installed before capture still run after restore.
+//! wrappers (`battle.field_residual`, RFC 0016's last bullet; `battle.damage`) installed before
+//! capture still run after restore.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
+use pallet_api::catalog::common::Side as ApiSide;
 use pallet_api::catalog::events;
-use pallet_api::catalog::hooks::BattleDamage;
+use pallet_api::catalog::hooks::{BattleDamage, BattleFieldResidual, ResidualRow};
 use pallet_api::facades::{Capability, CheckpointKindTag};
 use pallet_api::reasons::CheckpointCode;
-use pallet_api::{Runtime, Value};
+use pallet_api::{Hook, Runtime, Value};
 use pallet_engine::battle::{Action, NeedsChoice, Side, Token};
 use pallet_engine::checkpoint::{self, Checkpoint};
 use pallet_engine::data::gen1;
@@ -521,10 +523,70 @@ fn semantic_battle_corruptions_are_rejected_with_their_codes() {
     assert_eq!(live(&game), live_before);
 }
 
+/// RFC 0016's last bullet: a `battle.field_residual` wrapper installed before a capture is
+/// still installed after restore and keeps answering (here from the restored field's token,
+/// which its detached context sees again), and the continuation is identical.
 #[test]
-fn hook_wrappers_installed_before_capture_still_run_after_restore() {
-    // RFC 0016's last bullet names `battle.field_residual`; this build checks the same
-    // guarantee on `battle.damage` (a battle hook site every round reaches).
+fn a_field_residual_wrapper_survives_capture_and_restore() {
+    let rt = Rc::new(Runtime::new());
+    let calls = Rc::new(Cell::new(0u32));
+    let c = Rc::clone(&calls);
+    rt.wrap::<BattleFieldResidual, _>("sandstorm", 0, move |next, args| {
+        c.set(c.get() + 1);
+        let mut rows = next.call();
+        let power = args
+            .context
+            .field
+            .get("tokens")
+            .and_then(Value::as_list)
+            .and_then(|l| {
+                l.iter()
+                    .find(|t| t.get("id") == Some(&Value::Str("sand".into())))
+            })
+            .and_then(|t| t.get("power"))
+            .and_then(Value::as_exact_int)
+            .unwrap_or(0);
+        if power > 0 {
+            rows.push(ResidualRow {
+                side: ApiSide::Enemy,
+                amount: power as u32,
+                message: Some("The sandstorm rages!".into()),
+            });
+        }
+        Ok(rows)
+    });
+    let mut game = wild_midway(Rc::clone(&rt));
+    game.battle_field_mut().unwrap().tokens.push(Token {
+        id: "sand".into(),
+        turns: None,
+        data: [("power".to_owned(), Value::Int(2))].into(),
+    });
+    let a = checkpoint::capture(&mut game).unwrap();
+    let at_capture = calls.get();
+    let (rows_1, end_1) = play(&mut game, &PLAN, 200);
+    run_until_idle(&mut game);
+    let first_run = calls.get() - at_capture;
+    assert!(first_run > 0, "the wrapper ran after the capture");
+    assert!(
+        rows_1.iter().any(|r| r == "battle: The sandstorm rages!"),
+        "{rows_1:?}"
+    );
+    checkpoint::restore(&mut game, &a).unwrap();
+    assert_eq!(calls.get(), at_capture + first_run, "restore calls no hook");
+    assert_eq!(rt.hook_chain(<BattleFieldResidual as Hook>::ID).len(), 1);
+    let (rows_2, end_2) = play(&mut game, &PLAN, 200);
+    assert_eq!(
+        calls.get() - at_capture - first_run,
+        first_run,
+        "called again, as often"
+    );
+    assert_eq!(rows_2, rows_1);
+    assert_eq!(end_2, end_1);
+}
+
+/// The same guarantee on a per-move site (`battle.damage`).
+#[test]
+fn a_damage_wrapper_survives_capture_and_restore() {
     let rt = Rc::new(Runtime::new());
     let calls = Rc::new(Cell::new(0u32));
     let c = Rc::clone(&calls);
@@ -547,10 +609,7 @@ fn hook_wrappers_installed_before_capture_still_run_after_restore() {
         first_run,
         "the wrapper runs again"
     );
-    assert_eq!(
-        rt.hook_chain(<BattleDamage as pallet_api::Hook>::ID).len(),
-        1
-    );
+    assert_eq!(rt.hook_chain(<BattleDamage as Hook>::ID).len(), 1);
 }
 
 fn fixture() -> (Game, Checkpoint, Vec<u8>) {
