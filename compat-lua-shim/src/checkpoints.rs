@@ -3,13 +3,14 @@
 //! `nil, code, message`; `true` or `false, code, message`. The `game` argument is accepted as
 //! the legacy API passes it; the game acted on is the one the engine lends at safe points
 //! (`pallet_engine::checkpoint::lend`). Outside a lending scope (mid-tick hook dispatch) every
-//! call answers `script_busy`, exactly as the Rhai handle does.
+//! call answers `script_busy` — `battle_phase_busy` (kind `battle`) inside a battle round —
+//! exactly as the Rhai handle does.
 
 use mlua::{MultiValue, UserData, UserDataMethods, Value as LuaValue};
-use pallet_api::facades::{Capability, CheckpointFailure, CheckpointKindTag};
+use pallet_api::facades::{Capability, CheckpointFailure};
 use pallet_api::reasons::CheckpointCode;
 use pallet_api::Value;
-use pallet_engine::checkpoint::lend::with_lent;
+use pallet_engine::checkpoint::lend::{refusal_outside_loan, with_lent};
 
 use crate::convert::{from_lua, to_lua};
 
@@ -19,11 +20,14 @@ const NOT_LENT: &str =
 
 pub struct Checkpoints;
 
+/// The refusal outside a lending scope (`battle_phase_busy` inside a battle round).
 fn not_lent() -> CheckpointFailure {
-    CheckpointFailure {
-        code: CheckpointCode::ScriptBusy,
-        message: NOT_LENT.to_owned(),
-    }
+    refusal_outside_loan(NOT_LENT)
+        .refusal
+        .unwrap_or(CheckpointFailure {
+            code: CheckpointCode::ScriptBusy,
+            message: NOT_LENT.to_owned(),
+        })
 }
 
 fn failure(lua: &mlua::Lua, first: LuaValue, f: CheckpointFailure) -> mlua::Result<MultiValue> {
@@ -52,12 +56,7 @@ impl UserData for Checkpoints {
         methods.add_method("inspect", |lua, _, _game: MultiValue| {
             let cap = with_lent(|lent| match lent {
                 Some(mut l) => l.inspect(),
-                None => Capability {
-                    can_capture: false,
-                    can_restore: false,
-                    kind: CheckpointKindTag::Unknown,
-                    refusal: Some(not_lent()),
-                },
+                None => refusal_outside_loan(NOT_LENT),
             });
             to_lua(lua, &capability_value(cap))
         });

@@ -88,6 +88,21 @@ impl Drop for Put {
     }
 }
 
+/// What a script handle answers when no game is lent to it: the innermost [`unsettled`]
+/// scope's refusal (a battle round: `{kind = "battle", reason = "battle_phase_busy"}`), else
+/// `script_busy` with kind `unknown` and the handle's `message`.
+pub fn refusal_outside_loan(message: &str) -> Capability {
+    unsettled_refusal().unwrap_or_else(|| Capability {
+        can_capture: false,
+        can_restore: false,
+        kind: CheckpointKindTag::Unknown,
+        refusal: Some(CheckpointFailure {
+            code: CheckpointCode::ScriptBusy,
+            message: message.to_owned(),
+        }),
+    })
+}
+
 /// Lend `game` exclusively to script handles for the duration of `f`, with the mods'
 /// `mod.save` store (the live copy of `save.modData`) when there is one.
 pub fn lend<R>(game: &mut Game, mod_data: Option<&ModDataStore>, f: impl FnOnce() -> R) -> R {

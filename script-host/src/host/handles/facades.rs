@@ -8,7 +8,8 @@
 //! * `checkpoints.inspect()` / `.capture()` / `.restore(cp)` (RFC 0004) — against the game the
 //!   engine lends at a safe point (`pallet_engine::checkpoint::lend`). `inspect` returns the
 //!   capability record; `capture` a detached record; `restore` `true`. Failures throw
-//!   `#{code, message}` with the RFC codes; outside a lending scope they answer `script_busy`.
+//!   `#{code, message}` with the RFC codes; outside a lending scope they answer `script_busy`
+//!   (inside a battle round: `battle_phase_busy`, kind `battle`).
 //! * `datasets.open(version)` — a read-only view (`view.version`, `view.generation`,
 //!   `view.get(registry, id)`, `view.has(registry, id)`, `view.each(registry)`,
 //!   `view.asset_path(rel)`, `view.asset_info(rel)`); failures throw `"unknown_version"`,
@@ -18,11 +19,11 @@
 use std::rc::{Rc, Weak};
 
 use pallet_api::access::current_world;
-use pallet_api::facades::{Capability, CheckpointFailure, CheckpointKindTag, DatasetView};
+use pallet_api::facades::{CheckpointFailure, DatasetView};
 use pallet_api::reasons::BlockReadError;
 use pallet_api::reasons::CheckpointCode;
 use pallet_api::Value;
-use pallet_engine::checkpoint::lend::with_lent;
+use pallet_engine::checkpoint::lend::{refusal_outside_loan, with_lent};
 use rhai::{Dynamic, Engine, EvalAltResult, Map, INT};
 
 use crate::host::convert::{from_dynamic, to_dynamic};
@@ -136,15 +137,7 @@ fn checkpoint_error(f: CheckpointFailure) -> Box<EvalAltResult> {
 pub fn checkpoints_inspect() -> Dynamic {
     let cap = with_lent(|lent| match lent {
         Some(mut l) => l.inspect(),
-        None => Capability {
-            can_capture: false,
-            can_restore: false,
-            kind: CheckpointKindTag::Unknown,
-            refusal: Some(CheckpointFailure {
-                code: CheckpointCode::ScriptBusy,
-                message: NOT_LENT.to_owned(),
-            }),
-        },
+        None => refusal_outside_loan(NOT_LENT),
     });
     let mut m = Map::new();
     m.insert("canCapture".into(), Dynamic::from_bool(cap.can_capture));
@@ -157,8 +150,12 @@ pub fn checkpoints_inspect() -> Dynamic {
     Dynamic::from_map(m)
 }
 
+/// The refusal outside a lending scope (`battle_phase_busy` inside a battle round).
 fn not_lent() -> Box<EvalAltResult> {
-    api_error(CheckpointCode::ScriptBusy.as_str(), NOT_LENT)
+    match refusal_outside_loan(NOT_LENT).refusal {
+        Some(f) => checkpoint_error(f),
+        None => api_error(CheckpointCode::ScriptBusy.as_str(), NOT_LENT),
+    }
 }
 
 pub fn register(engine: &mut Engine) {
