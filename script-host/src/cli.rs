@@ -25,7 +25,7 @@ pub enum Command {
     Battle(crate::cmd_battle::BattleArgs),
     /// Gen 1 damage of one move for every random factor 217..=255.
     Calc(crate::cmd_calc::CalcArgs),
-    /// RFC 0004 demo: capture an overworld checkpoint, play on, restore it, recapture.
+    /// RFC 0004/0005 demo: capture an overworld and a battle checkpoint, play on, restore, recapture.
     Checkpoint(crate::cmd_checkpoint::CheckpointArgs),
 }
 
@@ -53,6 +53,10 @@ pub struct RunArgs {
     /// for `pallet import`).
     #[arg(long, value_name = "DIR")]
     pub cache: Option<std::path::PathBuf>,
+    /// Play this scenario file instead of the built-in one (same commands; e.g.
+    /// `examples/scenarios/quicksave.scn` with `--mods examples/mods/quicksave`).
+    #[arg(long, value_name = "PATH")]
+    pub scenario: Option<std::path::PathBuf>,
 }
 
 /// Entry point; returns the process exit code.
@@ -92,6 +96,7 @@ pub fn main() -> i32 {
                 seed: a.seed,
                 save: a.save,
                 mods,
+                scenario: a.scenario,
             })
         }
         Command::Mods(a) => crate::cmd_mods::run(a),

@@ -50,6 +50,10 @@ pub enum Cmd {
     /// `unload MOD`: owner cleanup of a loaded mod (its hook links and listeners are removed;
     /// RFC 0013 "removing the owner restores vanilla").
     Unload(String),
+    /// `signal MOD NAME`: between ticks (or between battle choices), raise the mod's own event
+    /// `mod.MOD.NAME` with the game lent, as a front end relays a mod's hotkey; the mod's
+    /// handlers may inspect, capture and restore checkpoints there (RFC 0004/0005).
+    Signal(String, String),
 }
 
 /// The condition of an `if`.
@@ -187,6 +191,10 @@ fn parse_words(w: &[&str]) -> Result<Cmd, String> {
         "unload" => {
             arity(2)?;
             Cmd::Unload(w[1].to_owned())
+        }
+        "signal" => {
+            arity(3)?;
+            Cmd::Signal(w[1].to_owned(), w[2].to_owned())
         }
         "expect" => match w.get(1).copied() {
             Some("map") => {
@@ -352,6 +360,21 @@ impl Player {
         self.note(&line);
     }
 
+    /// `signal MOD NAME`: a between-ticks safe point. The game is lent (with the mods'
+    /// `mod.save` store) while `mod.MOD.NAME` is raised, so the mod's handlers reach
+    /// `checkpoints.inspect/capture/restore`.
+    fn signal(&mut self, mod_id: &str, name: &str) -> Result<(), String> {
+        self.flush();
+        let event = format!("mod.{mod_id}.{name}");
+        let store = self.mods.as_ref().map(|m| m.loader.mod_data.clone());
+        let rt = Rc::clone(&self.game.rt);
+        let _ = writeln!(self.out, "[t={:>5}] signal {event}", self.game.tick);
+        pallet_engine::checkpoint::lend::lend(&mut self.game, store.as_ref(), || {
+            rt.emit_mod(mod_id, &event, &Value::Nil)
+        })
+        .map_err(|e| e.to_string())
+    }
+
     /// Run one command; output accumulates in the transcript.
     pub fn run(&mut self, cmd: &Cmd) -> Result<(), String> {
         let taken = self.branches.iter().all(|b| *b);
@@ -377,6 +400,7 @@ impl Player {
         match cmd {
             Cmd::If(_) | Cmd::End => {}
             Cmd::Unload(id) => self.unload(id),
+            Cmd::Signal(id, name) => self.signal(id, name)?,
             Cmd::Section(title) => {
                 self.flush();
                 let _ = writeln!(self.out, "\n## {title}");
@@ -642,6 +666,8 @@ pub struct RunOptions {
     pub save: Option<PathBuf>,
     /// `--mods DIR` (repeatable), `--no-default-mods`, `--trace`.
     pub mods: crate::host::ModsOptions,
+    /// `--scenario PATH`: play this file instead of [`MAIN_SCENARIO`].
+    pub scenario: Option<PathBuf>,
 }
 
 fn write_save(path: &Path, game: &Game) -> Result<(), String> {
@@ -651,7 +677,17 @@ fn write_save(path: &Path, game: &Game) -> Result<(), String> {
 
 /// `pallet run`: returns the exit code (0 ok, 1 scenario or save failure).
 pub fn run(opts: &RunOptions) -> i32 {
-    match play_with_mods(opts.version, opts.seed, MAIN_SCENARIO, Some(&opts.mods)) {
+    let text = match &opts.scenario {
+        Some(path) => match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("pallet run: --scenario {}: {e}", path.display());
+                return 2;
+            }
+        },
+        None => MAIN_SCENARIO.to_owned(),
+    };
+    match play_with_mods(opts.version, opts.seed, &text, Some(&opts.mods)) {
         Ok(outcome) => {
             print!("{}", outcome.transcript);
             if let Some(path) = &opts.save {

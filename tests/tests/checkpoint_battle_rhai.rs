@@ -220,3 +220,50 @@ fn a_rhai_mod_captures_and_restores_a_battle_between_choices() {
     let rest = lines(&env);
     assert!(rest.is_empty(), "nothing else logged: {rest:?}");
 }
+
+/// `pallet run` in ordinary play: the example quicksave mod restores both kinds from its own
+/// events, which the scenario's `signal` command raises between ticks and between choices.
+#[test]
+fn pallet_run_quick_saves_and_loads_both_kinds() {
+    use pallet_script_host::cmd_run::play_with_mods;
+    use pallet_script_host::host::ModsOptions;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let scenario = std::fs::read_to_string(root.join("examples/scenarios/quicksave.scn")).unwrap();
+    let opts = ModsOptions {
+        dirs: vec![root.join("examples/mods/quicksave")],
+        no_default_mods: true,
+        ..ModsOptions::default()
+    };
+    let out = play_with_mods(GameVersion::Red, 1, &scenario, Some(&opts))
+        .unwrap_or_else(|f| panic!("{}\n{}", f.message, f.transcript));
+    let t = out.transcript;
+    let mod_lines: Vec<&str> = t.lines().filter(|l| l.starts_with("[quicksave]")).collect();
+    assert_eq!(
+        mod_lines,
+        [
+            "[quicksave] quick save #1: overworld REDS_HOUSE_1F (3,4) down",
+            "[quicksave] quick save refused: screen_busy (Close the open screen first.)",
+            "[quicksave] checkpoint.restored kind=overworld",
+            "[quicksave] quick load: back to overworld REDS_HOUSE_1F (3,4) down (mod.save loads: 1 before, 0 after)",
+            "[quicksave] quick save #2: battle turn 1 vs WEEDLE at REDS_HOUSE_1F (3,4) down",
+            "[quicksave] checkpoint.restored kind=battle",
+            "[quicksave] quick load: back to battle turn 1 vs WEEDLE at REDS_HOUSE_1F (3,4) down (mod.save loads: 1 before, 0 after)",
+        ]
+    );
+    // The battle after the quick save and after the quick load: the same rows.
+    let battle = |from: &str| -> Vec<String> {
+        let start = t.find(from).unwrap();
+        t[start..]
+            .lines()
+            .skip(1)
+            .filter(|l| l.contains("note: battle"))
+            .take_while(|l| !l.contains("battle ended"))
+            .map(|l| l.split("] ").nth(1).unwrap_or(l).to_owned())
+            .collect()
+    };
+    let first = battle("quick save #2");
+    let again = battle("quick load: back to battle");
+    assert!(first.len() > 10, "{first:?}");
+    assert_eq!(first, again);
+    assert!(t.contains("note: battle ended: win"));
+}
