@@ -15,7 +15,7 @@ fn bundled_examples_run_with_the_main_scenario() {
     let out =
         play_with_mods(GameVersion::Red, 1, MAIN_SCENARIO, Some(&opts)).expect("scenario passes");
     let t = &out.transcript;
-    assert!(t.contains("mods: loaded 7 [berry-items, boot-counter, dock-stay, dock-watch, event-logger, lucky-exp, seventh-catch], failed 0"), "{t}");
+    assert!(t.contains("mods: loaded 8 [berry-items, boot-counter, dock-stay, dock-watch, event-logger, lucky-exp, sandstorm, seventh-catch], failed 0"), "{t}");
     assert!(
         t.contains("[boot-counter] boot number 1 of this save"),
         "{t}"
@@ -59,6 +59,33 @@ fn bundled_examples_run_with_the_main_scenario() {
     let boxed = t.find("transferred to someone's PC!").expect("box");
     assert!(claimed < went && went < unloaded && unloaded < boxed, "{t}");
     assert_eq!(t.matches("transferred to someone's PC!").count(), 1, "{t}");
+    // RFC 0016 in the scenario: the bundled sandstorm buffets both sides in the first two rounds
+    // of the BUG CATCHER battle through `battle.field_residual` (after the round's moves; the
+    // fainted WEEDLE is spared), and the engine drains the HP bars.
+    let battle = &t[t.find("BUG CATCHER wants to fight!").expect("trainer battle")
+        ..t.find("RED defeated BUG CATCHER!").expect("trainer beaten")];
+    let storm: Vec<&str> = battle
+        .lines()
+        .filter(|l| l.contains("sandstorm") || l.contains("HP "))
+        .map(|l| l.split("battle: ").nth(1).unwrap_or(l))
+        .collect();
+    assert_eq!(
+        storm,
+        [
+            "(WEEDLE HP 0/21)",
+            "RATTATA is buffeted by the sandstorm!",
+            "(RATTATA HP 36/38)",
+            "(RATTATA HP 34/38)",
+            "RATTATA is buffeted by the sandstorm!",
+            "(RATTATA HP 32/38)",
+            "Enemy CATERPIE is buffeted by the sandstorm!",
+            "(CATERPIE HP 23/24)",
+            "(CATERPIE HP 6/24)",
+            "(RATTATA HP 30/38)",
+            "(CATERPIE HP 0/24)",
+        ],
+        "{battle}"
+    );
     // The mods' save buckets are in the save's modData.
     assert_eq!(
         out.game

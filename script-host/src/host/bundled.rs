@@ -67,6 +67,13 @@ pub const BUNDLED: &[BundledMod] = &[
         ],
     },
     BundledMod {
+        dir: "sandstorm",
+        files: &[
+            file!("sandstorm", "manifest.json"),
+            file!("sandstorm", "main.rhai"),
+        ],
+    },
+    BundledMod {
         dir: "seventh-catch",
         files: &[
             file!("seventh-catch", "manifest.json"),

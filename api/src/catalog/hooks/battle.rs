@@ -40,18 +40,28 @@ pub struct ResidualRow {
 }
 
 impl ResidualRow {
-    /// The RFC 0016 row rule: `side` exactly "player"|"enemy", `amount` a positive finite
-    /// integer number (never a numeric string), `message` absent or a string.
+    /// The RFC 0016 row rule: the row is a table, `side` exactly "player"|"enemy", `amount` a
+    /// positive finite integer number (an integer, or a float with no fractional part — Lua
+    /// numbers are floats; never a numeric string, zero, a negative, a fraction, NaN or an
+    /// infinity), `message` absent or a string. Anything else ignores the row. Amounts past
+    /// `u32::MAX` saturate (the engine clamps damage to the current HP anyway).
     pub fn from_value(row: &Value) -> Option<ResidualRow> {
         let side = match row.get("side")?.as_str()? {
             "player" => Side::Player,
             "enemy" => Side::Enemy,
             _ => return None,
         };
-        let amount = row.get("amount")?.as_exact_int()?;
-        if amount <= 0 {
-            return None;
-        }
+        let amount = match *row.get("amount")? {
+            Value::Int(i) if i > 0 => u32::try_from(i).unwrap_or(u32::MAX),
+            Value::Float(f) if f.is_finite() && f.fract() == 0.0 && f >= 1.0 => {
+                if f >= f64::from(u32::MAX) {
+                    u32::MAX
+                } else {
+                    f as u32
+                }
+            }
+            _ => return None,
+        };
         let message = match row.get("message") {
             None | Some(Value::Nil) => None,
             Some(Value::Str(s)) => Some(s.clone()),
@@ -59,7 +69,7 @@ impl ResidualRow {
         };
         Some(ResidualRow {
             side,
-            amount: u32::try_from(amount).unwrap_or(u32::MAX),
+            amount,
             message,
         })
     }

@@ -7,10 +7,14 @@
 
 use std::rc::{Rc, Weak};
 
+use std::collections::BTreeMap;
+
+use pallet_api::catalog::hooks::BattleFieldResidual;
 use pallet_api::catalog::{hook_info, HookInfo};
+use pallet_api::hooks::Hook;
 use pallet_api::script::{ScriptLink, ValueNext};
 use pallet_api::{LinkError, Value};
-use rhai::{Dynamic, Engine, EvalAltResult, FnPtr, NativeCallContext, INT};
+use rhai::{Array, Dynamic, Engine, EvalAltResult, FnPtr, Map, NativeCallContext, INT};
 
 use super::next::NextSlot;
 use crate::host::convert::{from_dynamic, into_dynamic};
@@ -110,14 +114,16 @@ impl ScriptLink for RhaiLink {
                 .call(&self.f, argv, LIMITS.dispatch_budget, &self.origin)
         };
         let result = match outcome {
-            Ok(d) => from_dynamic(&d).map_err(|e| {
-                let msg = format!("returned a value that cannot cross into the engine: {e}");
-                host.report(
-                    self.vm
-                        .plain_error(&format!("hook {}: {msg}", self.hook.name)),
-                );
-                LinkError::from(msg)
-            }),
+            Ok(d) => from_dynamic(&d)
+                .or_else(|e| per_row_result(self.hook, &d).ok_or(e))
+                .map_err(|e| {
+                    let msg = format!("returned a value that cannot cross into the engine: {e}");
+                    host.report(
+                        self.vm
+                            .plain_error(&format!("hook {}: {msg}", self.hook.name)),
+                    );
+                    LinkError::from(msg)
+                }),
             Err(diag) => {
                 let short = diag.short();
                 host.report(diag);
@@ -136,4 +142,40 @@ impl ScriptLink for RhaiLink {
         }
         result
     }
+}
+
+/// The RFC 0016 rows of `battle.field_residual` are validated one by one ("a malformed row is
+/// ignored"), so an answer that cannot cross as a whole (a row with a non-finite amount, a
+/// function as its message) is not a link failure: it crosses row by row. A row whose `side`,
+/// `amount` or `message` cannot cross becomes `()` (ignored by the result rule); other keys
+/// that cannot cross are dropped, as the rule never reads them. Only called after the
+/// whole-answer conversion failed; `None` for other hooks and for non-array answers.
+fn per_row_result(hook: &HookInfo, answer: &Dynamic) -> Option<Value> {
+    if hook.name != BattleFieldResidual::NAME {
+        return None;
+    }
+    let answer = answer.flatten_clone();
+    let rows = answer.read_lock::<Array>()?;
+    Some(Value::List(rows.iter().map(row_value).collect()))
+}
+
+fn row_value(row: &Dynamic) -> Value {
+    if let Ok(v) = from_dynamic(row) {
+        return v;
+    }
+    let row = row.flatten_clone();
+    let Some(map) = row.read_lock::<Map>() else {
+        return Value::Nil;
+    };
+    let mut out = BTreeMap::new();
+    for (k, v) in map.iter() {
+        match from_dynamic(v) {
+            Ok(v) => {
+                out.insert(k.to_string(), v);
+            }
+            Err(_) if matches!(k.as_str(), "side" | "amount" | "message") => return Value::Nil,
+            Err(_) => {}
+        }
+    }
+    Value::Map(out)
 }
