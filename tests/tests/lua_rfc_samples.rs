@@ -1,5 +1,5 @@
 //! The RFCs' Lua code samples, verbatim, as legacy mods on the shim: RFC 0016's
-//! `battle.field_residual` wrapper, RFC 0018's `catch.party_full` wrapper (stubs only for the
+//! `battle.field_residual` wrapper (on the bus and at the engine's real end-of-round site), RFC 0018's `catch.party_full` wrapper (stubs only for the
 //! mod's own `myMode` / `takeCustody`), and RFC 0013's cooperative occupancy wrapper pattern with
 //! `mod.world:activeBlockAt`.
 
@@ -16,6 +16,11 @@ use pallet_api::catalog::hooks::{
 use pallet_api::facades::{block_coordinate, WorldApi};
 use pallet_api::reasons::BlockReadError;
 use pallet_api::Value;
+use pallet_engine::battle::{
+    Action, Battle, BattleKind, BattleResult, Row, ScriptedRng, Side as BattleSide,
+};
+use pallet_engine::data::gen1;
+use pallet_engine::pokemon::{Dvs, Pokemon};
 
 /// RFC 0016, "Exact API delta" — verbatim.
 const RFC_0016_SAMPLE: &str = r#"mod.hooks:wrap("battle.field_residual", function(next, context)
@@ -96,6 +101,69 @@ fn rfc_0016_field_residual_sample_runs_verbatim() {
     });
     assert_eq!(rows.len(), 3);
     assert_eq!(rows[0].side, Side::Player);
+}
+
+/// A level-20 SPLASH user with `hp` HP left (SPLASH rounds draw no random byte).
+fn splasher(species: &str, hp: u16) -> Pokemon {
+    let d = gen1();
+    let mut m = Pokemon::new(
+        d,
+        d.species_by_name(species).expect("species"),
+        20,
+        Dvs::MAX,
+    );
+    let splash = d.move_by_name("SPLASH").expect("SPLASH");
+    m.moves = [Some(splash), None, None, None];
+    m.pp = [d.move_data(splash).pp, 0, 0, 0];
+    m.hp = hp;
+    m
+}
+
+#[test]
+fn rfc_0016_field_residual_sample_reaches_the_battle_site() {
+    // The verbatim sample on the shim, wrapped around the engine's real end-of-round site: its
+    // row hurts the enemy by 7 each round (message first, then the HP drain), the last row is
+    // clamped to the HP left and the engine's faint pipeline ends the battle.
+    let main = format!("local mod = ...\n{RFC_0016_SAMPLE}\n");
+    let env = load(&[], vec![lua_mod("weather", &main)]);
+    env.assert_loaded("weather");
+    let mut b = Battle::new(
+        gen1(),
+        BattleKind::Wild,
+        vec![splasher("PIKACHU", 40)],
+        vec![splasher("GEODUDE", 10)],
+        ScriptedRng::new(&[]),
+    );
+    b.clear_rows();
+    let mut lines = Vec::new();
+    for _ in 0..2 {
+        b.submit(&env.rt, Action::Move(0), Action::Move(0))
+            .expect("round");
+        let rows: Vec<Row> = b.rows().collect();
+        lines.extend(rows.iter().filter_map(|r| {
+            match r {
+                Row::HpDrain { side, from, to, .. } => Some(format!("{side:?} {from}->{to}")),
+                Row::Text(_) => r
+                    .render(&b)
+                    .filter(|t| !t.contains("SPLASH") && t != "No effect!"),
+                _ => None,
+            }
+        }));
+    }
+    assert_eq!(
+        lines[..6],
+        [
+            "GEODUDE is buffeted!",
+            "Enemy 10->3",
+            "GEODUDE is buffeted!",
+            "Enemy 3->0",
+            "Enemy GEODUDE fainted!",
+            "PIKACHU gained 245 EXP. Points!", // base EXP 86 × L20 / 7
+        ]
+    );
+    assert_eq!(b.result(), Some(BattleResult::Win));
+    assert_eq!(b.active(BattleSide::Player).hp, 40);
+    assert!(b.rng().check_drained().is_ok());
 }
 
 fn party_full_args() -> CatchPartyFullArgs {

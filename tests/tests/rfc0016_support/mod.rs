@@ -88,7 +88,7 @@ pub fn drain(b: &mut Battle<ScriptedRng>) -> Vec<String> {
         .collect()
 }
 
-/// The lines after the round's SPLASH texts (from the first line that is not a move text).
+/// `lines` without the SPLASH texts (what is left is what the round's residuals queued).
 pub fn after_moves(lines: &[String]) -> Vec<String> {
     lines
         .iter()
