@@ -446,7 +446,7 @@ fn nested_mutation_isolation() {
             mods.feed(),
             ["[reader] list [1, 99] deep changed enemy [\"GHOST\", \"GROUND\"] player 1"]
         );
-        assert_eq!(b.field().tokens, [token.clone()]);
+        assert_eq!(b.field().tokens, std::slice::from_ref(&token));
         assert_eq!(b.active(Side::Player).hp, 50);
         assert_eq!(b.battler(Side::Enemy).types[0].id(), "ROCK");
     }
