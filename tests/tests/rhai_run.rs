@@ -62,7 +62,9 @@ fn bundled_examples_run_with_the_main_scenario() {
     // RFC 0016 in the scenario: the bundled sandstorm buffets both sides in the first two rounds
     // of the BUG CATCHER battle through `battle.field_residual` (after the round's moves; the
     // fainted WEEDLE is spared), and the engine drains the HP bars.
-    let battle = &t[t.find("BUG CATCHER wants to fight!").expect("trainer battle")
+    let battle = &t[t
+        .find("BUG CATCHER wants to fight!")
+        .expect("trainer battle")
         ..t.find("RED defeated BUG CATCHER!").expect("trainer beaten")];
     let storm: Vec<&str> = battle
         .lines()
