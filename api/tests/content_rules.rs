@@ -456,3 +456,44 @@ fn every_registry_exists_with_a_schema() {
         "{err}"
     );
 }
+
+#[test]
+fn registry_aliases_reach_the_same_registry() {
+    use pallet_api::content::{canonical_registry, registry_and_alias_names, REGISTRY_ALIASES};
+    assert_eq!(canonical_registry("species"), Some("pokemon"));
+    assert_eq!(canonical_registry("types"), Some("type_chart"));
+    assert_eq!(canonical_registry("typeChart"), Some("type_chart"));
+    assert_eq!(canonical_registry("mapScripts"), Some("map_scripts"));
+    assert_eq!(canonical_registry("pokemon"), Some("pokemon"));
+    for bad in ["Species", "SPECIES", "", "screens", "species "] {
+        assert_eq!(canonical_registry(bad), None, "{bad:?}");
+    }
+    // Every alias names a real registry and no alias shadows one.
+    let c = Content::new();
+    for (alias, target) in REGISTRY_ALIASES {
+        assert!(c.names().any(|n| n == *target), "{alias} -> {target}");
+        assert!(!c.names().any(|n| n == *alias), "{alias} is a registry");
+    }
+    let all: Vec<_> = registry_and_alias_names().collect();
+    assert_eq!(all.len(), c.names().count() + REGISTRY_ALIASES.len());
+    // Reads and writes through an alias land in the target registry; names() lists no alias.
+    let mut c = content();
+    assert_eq!(c.get("species", "PIKACHU"), c.get("pokemon", "PIKACHU"));
+    assert!(c.get("species", "PIKACHU").is_some());
+    let mut mew = pikachu();
+    if let Value::Map(m) = &mut mew {
+        m.insert("name".into(), Value::from("MEW"));
+        m.insert("dex".into(), Value::Int(151));
+    }
+    c.apply("species", "m", OpKind::Register, "MEW", mew, true)
+        .unwrap();
+    assert!(c.get("pokemon", "MEW").is_some());
+    assert_eq!(
+        c.registry("species").map(|r| r.each().count()),
+        Some(3),
+        "the alias sees the target's merged view"
+    );
+    assert_eq!(c.rollback_owner("m"), 1);
+    assert!(c.get("species", "MEW").is_none());
+    assert!(!c.names().any(|n| n == "species"));
+}

@@ -9,6 +9,7 @@
 use std::rc::{Rc, Weak};
 
 use mlua::{MetaMethod, MultiValue, UserData, UserDataFields, UserDataMethods, Value as LuaValue};
+use pallet_api::content::canonical_registry;
 use pallet_api::facades::DatasetView;
 use pallet_api::reasons::DatasetError;
 use pallet_api::Value;
@@ -71,25 +72,42 @@ impl UserData for View {
 
 impl UserData for ViewContent {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_meta_method(MetaMethod::Index, |_, this, name: String| {
-            Ok(ViewRegistry {
-                view: this.0.clone(),
-                name,
-            })
+        // Every public registry name and alias (`view.content.species` is `pokemon`); any
+        // other key is nil, as on a plain table.
+        methods.add_meta_method(MetaMethod::Index, |_, this, name: LuaValue| {
+            let name = match &name {
+                LuaValue::String(s) => s.to_str().ok().map(|s| (*s).to_owned()),
+                _ => None,
+            };
+            Ok(name
+                .filter(|n| canonical_registry(n).is_some())
+                .map(|name| ViewRegistry {
+                    view: this.0.clone(),
+                    name,
+                }))
         });
+    }
+}
+
+/// A Lua string id (numbers are not ids: `get(42)` is absent, not `"42"`).
+fn string_id(id: &LuaValue) -> Option<String> {
+    match id {
+        LuaValue::String(s) => s.to_str().ok().map(|s| (*s).to_owned()),
+        _ => None,
     }
 }
 
 impl UserData for ViewRegistry {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_method("get", |lua, this, id: String| {
-            match this.view.get(&this.name, &id) {
+        // A non-string (or empty) id is simply absent: nil / false (reference §7.2).
+        methods.add_method("get", |lua, this, id: LuaValue| {
+            match string_id(&id).and_then(|id| this.view.get(&this.name, &id)) {
                 Some(v) => to_lua(lua, &v),
                 None => Ok(LuaValue::Nil),
             }
         });
-        methods.add_method("has", |_, this, id: String| {
-            Ok(this.view.has(&this.name, &id))
+        methods.add_method("has", |_, this, id: LuaValue| {
+            Ok(string_id(&id).is_some_and(|id| this.view.has(&this.name, &id)))
         });
         methods.add_method("each", |lua, this, ()| {
             let rows = this.view.each(&this.name);

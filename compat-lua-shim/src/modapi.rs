@@ -29,7 +29,7 @@ use mlua::{
 };
 use pallet_api::access::current_world;
 use pallet_api::catalog::{event_info, hook_info};
-use pallet_api::content::REGISTRIES;
+use pallet_api::content::canonical_registry;
 use pallet_api::manifest::Manifest;
 use pallet_api::reasons::BlockReadError;
 use pallet_api::Value;
@@ -323,7 +323,8 @@ impl UserData for ContentHandle {
         methods.add_meta_method(MetaMethod::Index, |_, this, name: String| {
             Ok(RegistryHandle {
                 m: this.0.clone(),
-                known: REGISTRIES.iter().any(|(n, _, _)| *n == name),
+                // Registry names and their aliases (`species` → `pokemon`, …).
+                known: canonical_registry(&name).is_some(),
                 name,
             })
         });

@@ -47,12 +47,12 @@ fn import_check_and_progress() {
     let (code, out, err) = import("gold", &r.0, false, false);
     assert_eq!(code, 0, "{err}");
     assert!(err.is_empty(), "{err:?}");
-    assert!(out.starts_with("imported gold: 6 files, "), "{out}");
+    assert!(out.starts_with("imported gold: 7 files, "), "{out}");
     let marker = contract::expected_marker(pallet_api::catalog::common::GameVersion::Gold);
     assert!(out.contains(&format!("marker {marker}")), "{out}");
     let (code, out, _) = import("gold", &r.0, true, false);
     assert_eq!(code, 0);
-    assert_eq!(out, format!("gold: ready (6 files, marker {marker})\n"));
+    assert_eq!(out, format!("gold: ready (7 files, marker {marker})\n"));
     // On a terminal: one bar per staged file plus the marker, ending with a newline.
     let (code, _, err) = import("yellow", &r.0, false, true);
     assert_eq!(code, 0);

@@ -113,6 +113,14 @@ fn unused_roots_stay_unread_and_cached_roots_decode_once() {
     // A second root decodes once too.
     assert_eq!(view.each("type_chart").len(), 17);
     assert_eq!(d.stats().decodes, 2);
+    // An alias is its target's registry: same cached root, no new decode; an unknown name
+    // reads nothing at all.
+    assert_eq!(view.each("types").len(), 17);
+    assert_eq!(view.each("typeChart").len(), 17);
+    assert_eq!(d.stats().decodes, 2);
+    let before = (d.stats(), reads.borrow().len());
+    assert!(view.each("screens").is_empty() && !view.has("Species", "MEW"));
+    assert_eq!((d.stats(), reads.borrow().len()), before);
     let _ = fs::remove_dir_all(root);
 }
 

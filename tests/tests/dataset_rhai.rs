@@ -142,10 +142,10 @@ const SHAPE: &str = r#"
     let last = ();
     for pair in view.content.pokemon.each() { last = pair[0]; }
     log.info(`walked every species up to ${last}`);
-    log.info(`has ${view.content.pokemon.has("STEELIX")} ${view.content.pokemon.has("")} ${view.content.species == ()}`);
+    log.info(`has ${view.content.pokemon.has("STEELIX")} ${view.content.pokemon.has("")} ${view.content.Species == ()} ${view.content.bogus == ()}`);
     log.info(`odd ids ${view.content.pokemon.has(42)} ${view.content.pokemon.get(()) == ()} ${view.content.moves.get(["TACKLE"]) == ()}`);
-    log.info(`get ${view.content.type_chart.get("FIRE").STEEL} ${view.content.moves.get("NOPE") == ()}`);
-    log.info(`flat ${view.get("moves", "STEEL_WING").type} ${view.has("items", "POTION")}`);
+    log.info(`get ${view.content.type_chart.get("FIRE").STEEL} ${view.content.moves.get("NOPE") == ()} ${type_of(view.content.moves.get("TACKLE"))}`);
+    log.info(`flat ${view.get("moves", "STEEL_WING").type} ${view.has("items", "SAFARI_BALL")} ${view.has("items", "BERRY")} ${type_of(view.each("pokemon").MEW)}`);
     log.info(`assets ${view.assets.path("assets/generated/dataset.json")} ${view.assets.info("assets/generated/nope.png") == ()}`);
     try { view.assets.path("assets/generated/../../../etc/passwd"); log.info("traversal allowed"); }
     catch (e) { log.info(`traversal ${e.code}`); }
@@ -164,14 +164,14 @@ fn rhai_view_shape_reasons_and_read_only() {
     env.loaded("shape");
     let feed = env.feed().join("\n");
     for want in [
-        "pairs DatasetRecords 251 first ABSORB map",
+        "pairs array 251 first ABSORB DatasetRecord",
         "lexical true 251",
         "chart 17 BUG WATER",
         "walked every species up to ZUBAT",
-        "has true false true",
+        "has true false true true",
         "odd ids false true true",
-        "get 2.0 true",
-        "flat STEEL false",
+        "get 2.0 true map",
+        "flat STEEL false true DatasetRecord",
         "assets gold/assets/generated/dataset.json true",
         "traversal invalid_value",
         "open crystal: unknown_version",
@@ -180,6 +180,133 @@ fn rhai_view_shape_reasons_and_read_only() {
         "no patch verb",
     ] {
         assert!(feed.contains(want), "missing {want:?} in\n{feed}");
+    }
+}
+
+const RECORD: &str = r#"
+    let view = datasets.open("gold");
+    let pair = view.content.pokemon.each().filter(|p| p[0] == "STEELIX")[0];
+    let rec = pair[1];
+    log.info(`prop ${rec.name} ${rec["dex"]} ${rec.types} ${rec.baseStats.specialDefense} ${type_of(rec.baseStats)}`);
+    log.info(`missing ${rec.nope == ()} ${rec["nope"] == ()}`);
+    log.info(`keys ${rec.keys()} ${rec.len()}`);
+    log.info(`contains ${rec.contains("name")} ${rec.has("nope")} ${"dex" in rec} ${"nope" in rec}`);
+    let m = rec.to_map();
+    log.info(`to_map ${type_of(m)} ${m == view.content.pokemon.get("STEELIX")} ${m.name}`);
+    m.name = "CHANGED";
+    log.info(`detached ${rec.name} ${view.content.species.each().filter(|p| p[0] == "STEELIX")[0][1].name}`);
+    log.info(`eq ${rec == view.content.species.each().filter(|p| p[0] == "STEELIX")[0][1]} ${rec != pair[1]}`);
+    try { rec.name = "X"; log.info("set worked"); } catch (e) { log.info("no property set"); }
+    try { rec["name"] = "X"; log.info("index set worked"); } catch (e) { log.info("no index set"); }
+    log.info(`print ${rec}`.sub_string(0, 40));
+    // Aliases are the same registries.
+    log.info(`alias ${view.content.species.get("MEW") == view.content.pokemon.get("MEW")} ${view.content.species.get("MEW").name} ${view.content.types.get("FIRE") == view.content.type_chart.get("FIRE")} ${view.content.typeChart.has("STEEL")} ${view.content.mapScripts.each().len()}`);
+    log.info(`items ${view.content.items.get("KINGS_ROCK").name} ${view.content.items.each().len()} ${view.content.items.has("GS_BALL")}`);
+    let names = view.content.keys(); names.sort();
+    log.info(`names ${names}`);
+"#;
+
+#[test]
+fn each_records_read_like_maps_and_aliases_match() {
+    let env = load("record", &[GameVersion::Gold], &[], &[("record", RECORD)]);
+    env.loaded("record");
+    let feed = env.feed().join("\n");
+    for want in [
+        r#"prop STEELIX 208 ["STEEL", "GROUND"] 65 map"#,
+        "missing true true",
+        r#"keys ["baseExp", "baseStats", "catchRate", "dex", "evolutions", "growthRate", "learnset", "name", "startMoves", "types"] 10"#,
+        "contains true false true false",
+        "to_map map true STEELIX",
+        "detached STEELIX STEELIX",
+        "eq true false",
+        "no property set",
+        "no index set",
+        "print #{",
+        "alias true MEW true true 0",
+        "items KING'S ROCK 161 false",
+        r#"names ["encounters", "items", "mapScripts", "map_scripts", "maps", "moves", "pokemon", "species", "trainers", "typeChart", "type_chart", "types"]"#,
+    ] {
+        assert!(feed.contains(want), "missing {want:?} in\n{feed}");
+    }
+}
+
+/// Why `each()` records are not plain maps: the same registry as one array of maps is over the
+/// sandbox's value limits, and a data-size error is not catchable — it fails the mod.
+const PLAIN_MAPS: &str = r#"
+    let view = datasets.open("gold");
+    try { let all = view.content.pokemon.each().map(|p| p[1].to_map()); log.info(`all maps ${all.len()}`); }
+    catch (e) { log.info("caught"); }
+"#;
+
+#[test]
+fn a_registry_of_plain_maps_would_exceed_the_limits() {
+    let env = load("plain", &[GameVersion::Gold], &[], &[("plain", PLAIN_MAPS)]);
+    let st = env
+        .loader
+        .status()
+        .get("plain")
+        .map(|m| (m.state, m.error.clone()));
+    let (state, error) = st.unwrap();
+    assert_eq!(state, ModState::Failed);
+    assert!(
+        error.as_deref().unwrap_or("").contains("too large"),
+        "{error:?}"
+    );
+}
+
+/// Every registry and alias of every version fits the sandbox's value limits as `each()`.
+const EVERY: &str = r#"
+    for v in ["red", "blue", "yellow", "gold", "silver"] {
+        let view = datasets.open(v);
+        let content = view.content;
+        let counts = [];
+        for name in content.keys() {
+            let pairs = content[name].each();
+            let n = 0;
+            for p in pairs { if type_of(p[0]) == "string" && type_of(p[1]) == "DatasetRecord" { n += 1; } }
+            counts.push(`${name}=${n}`);
+        }
+        counts.sort();
+        log.info(`${v} ${counts}`);
+    }
+"#;
+
+#[test]
+fn every_registry_of_every_version_fits_the_sandbox_limits() {
+    let versions = [
+        GameVersion::Red,
+        GameVersion::Blue,
+        GameVersion::Yellow,
+        GameVersion::Gold,
+        GameVersion::Silver,
+    ];
+    let env = load("every", &versions, &[], &[("every", EVERY)]);
+    env.loaded("every");
+    let feed = env.feed().join("\n");
+    for (v, species, moves, items, types) in [
+        ("red", 151, 165, 80, 15),
+        ("blue", 151, 165, 80, 15),
+        ("yellow", 151, 165, 80, 15),
+        ("gold", 251, 251, 161, 17),
+        ("silver", 251, 251, 161, 17),
+    ] {
+        let line = feed
+            .lines()
+            .find(|l| l.contains(&format!("] {v} [")))
+            .unwrap_or_else(|| panic!("no line for {v} in\n{feed}"));
+        for want in [
+            format!("\"pokemon={species}\""),
+            format!("\"species={species}\""),
+            format!("\"moves={moves}\""),
+            format!("\"items={items}\""),
+            format!("\"type_chart={types}\""),
+            format!("\"types={types}\""),
+            format!("\"typeChart={types}\""),
+            "\"maps=0\"".to_owned(),
+        ] {
+            assert!(line.contains(&want), "{want} missing in {line}");
+        }
+        assert!(!line.contains("\"encounters=0\""), "{line}");
     }
 }
 
@@ -211,4 +338,20 @@ fn mods_get_independent_facades() {
     let feed = env.feed().join("\n");
     assert!(feed.contains("a sees 35 and 250"), "{feed}");
     assert!(feed.contains("b sees 35 of 251"), "{feed}");
+}
+
+#[test]
+fn editor_definitions_declare_the_record_type() {
+    let dir = std::env::temp_dir().join(format!("pallet-dataset-defs-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    let (code, out, err) = pallet_script_host::cmd_mods::defs(&dir);
+    assert_eq!(code, 0, "{out}{err}");
+    let mut text = String::new();
+    for entry in fs::read_dir(&dir).unwrap() {
+        text.push_str(&fs::read_to_string(entry.unwrap().path()).unwrap());
+    }
+    let _ = fs::remove_dir_all(&dir);
+    for want in ["DatasetRecord", "DatasetRegistry", "fn to_map(", "fn keys("] {
+        assert!(text.contains(want), "{want} missing from the definitions");
+    }
 }

@@ -54,13 +54,13 @@ const MOVES: &str = "data/generated/moves.lua";
 
 #[test]
 fn all_five_versions_open_independently() {
-    // (version, generation, species, moves, types, items present)
+    // (version, generation, species, moves, types, items)
     let expect = [
-        (GameVersion::Red, 1, 151, 165, 15, true),
-        (GameVersion::Blue, 1, 151, 165, 15, true),
-        (GameVersion::Yellow, 1, 151, 165, 15, true),
-        (GameVersion::Gold, 2, 251, 251, 17, false),
-        (GameVersion::Silver, 2, 251, 251, 17, false),
+        (GameVersion::Red, 1, 151, 165, 15, 80),
+        (GameVersion::Blue, 1, 151, 165, 15, 80),
+        (GameVersion::Yellow, 1, 151, 165, 15, 80),
+        (GameVersion::Gold, 2, 251, 251, 17, 161),
+        (GameVersion::Silver, 2, 251, 251, 17, 161),
     ];
     for (v, generation, species, moves, types, items) in expect {
         let cache = TempCache::new("five");
@@ -72,7 +72,7 @@ fn all_five_versions_open_independently() {
         assert_eq!(view.each("pokemon").len(), species, "{v:?}");
         assert_eq!(view.each("moves").len(), moves, "{v:?}");
         assert_eq!(view.each("type_chart").len(), types, "{v:?}");
-        assert_eq!(!view.each("items").is_empty(), items, "{v:?}");
+        assert_eq!(view.each("items").len(), items, "{v:?}");
         assert!(!view.each("encounters").is_empty(), "{v:?}");
         for other in GameVersion::ALL.into_iter().filter(|o| *o != v) {
             assert_eq!(
@@ -150,11 +150,33 @@ fn registries_are_normalized_to_the_public_shape() {
             "encounters"
         ]
     );
-    for name in ["maps", "map_scripts", "trainers", "items"] {
+    for name in ["maps", "map_scripts", "trainers"] {
         assert!(gold.each(name).is_empty(), "{name}");
     }
-    assert!(gold.each("species").is_empty());
-    assert!(!gold.has("species", "MAGNEMITE"));
+    // Gold/Silver items: the Gen 2 table with Gen 2 numbers and prices.
+    let great = gold.get("items", "GREAT_BALL").unwrap();
+    assert_eq!(great.get("num"), Some(&Value::Int(4)));
+    assert_eq!(great.get("kind"), Some(&Value::from("ball")));
+    assert_eq!(
+        gold.get("items", "KINGS_ROCK")
+            .and_then(|r| r.get("name").cloned()),
+        Some(Value::from("KING'S ROCK"))
+    );
+    assert!(!gold.has("items", "GS_BALL"), "Crystal-only");
+    assert!(!gold.has("items", "SAFARI_BALL"), "Gen 1 only");
+    // Aliases serve exactly their target registry; unknown names serve nothing.
+    for (alias, target) in pallet_api::content::REGISTRY_ALIASES {
+        assert_eq!(gold.each(alias), gold.each(target), "{alias}");
+    }
+    assert_eq!(gold.each("species").len(), 251);
+    assert_eq!(
+        gold.get("species", "MAGNEMITE"),
+        gold.get("pokemon", "MAGNEMITE")
+    );
+    assert!(gold.has("species", "MAGNEMITE"));
+    assert_eq!(gold.get("types", "FIRE"), gold.get("type_chart", "FIRE"));
+    assert!(gold.each("Species").is_empty() && gold.each("screens").is_empty());
+    assert!(!gold.has("Species", "MAGNEMITE"));
     // Type matchups keep the public ids of the active type_chart: attacker -> defender.
     let normal = gold.get("type_chart", "NORMAL").unwrap();
     assert_eq!(

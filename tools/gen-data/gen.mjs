@@ -373,26 +373,61 @@ function rsTypes(gen, rows, sources, types) {
   return s + '];\n';
 }
 
-function gen1Items() {
-  const rows = factLines('gen1_items.txt').map((l) => {
+/** Items from a fact file (`NUM ID "NAME" PRICE KIND [ARG]`); `statuses` are the STATUS args allowed. */
+function factItems(file, statuses) {
+  const rows = factLines(file).map((l) => {
     const m = /^(\d+) (\w+) "([^"]+)" (\d+) (\w+)(?: (\w+))?$/.exec(l) ?? fail(`bad item line ${l}`);
     const [, num, id, name, price, kind, arg] = m;
+    const number = (what) => {
+      const n = Number(arg);
+      if (!Number.isInteger(n) || n < 0) fail(`${file}: ${id}: bad ${what} ${arg}`);
+      return n;
+    };
     let rk;
     switch (kind) {
-      case 'BALL': rk = `ItemKind::Ball { modifier: ${Number(arg)} }`; break;
-      case 'HEAL': rk = `ItemKind::Heal { hp: ${Number(arg)} }`; break;
+      case 'BALL': if (number('ball factor') > 255) fail(`${file}: ${id}: ball factor over 255`);
+        rk = `ItemKind::Ball { modifier: ${Number(arg)} }`; break;
+      case 'HEAL': if (number('hp') > 65535) fail(`${file}: ${id}: hp over 65535`);
+        rk = `ItemKind::Heal { hp: ${Number(arg)} }`; break;
       case 'FULL_RESTORE': rk = 'ItemKind::FullRestore'; break;
-      case 'STATUS': rk = `ItemKind::StatusHeal { cures: ${rsStr(arg)} }`; break;
-      case 'REVIVE': rk = `ItemKind::Revive { full: ${arg === 'FULL'} }`; break;
+      case 'STATUS': if (!statuses.includes(arg)) fail(`${file}: ${id}: bad status ${arg}`);
+        rk = `ItemKind::StatusHeal { cures: ${rsStr(arg)} }`; break;
+      case 'REVIVE': if (arg !== 'FULL' && arg !== 'HALF') fail(`${file}: ${id}: bad revive ${arg}`);
+        rk = `ItemKind::Revive { full: ${arg === 'FULL'} }`; break;
       case 'BATTLE': rk = 'ItemKind::Battle'; break;
       case 'EVOLUTION': rk = 'ItemKind::Evolution'; break;
       case 'KEY': rk = 'ItemKind::Key'; break;
       case 'OTHER': rk = 'ItemKind::Other'; break;
       default: fail(`bad item kind ${kind}`);
     }
-    return { num: Number(num), id, name, price: Number(price), rk };
+    return { num: Number(num), id, name, price: Number(price), kind, rk };
   });
+  for (let i = 1; i < rows.length; i++) {
+    if (rows[i].num <= rows[i - 1].num) fail(`${file}: item numbers must increase (${rows[i].id})`);
+  }
   return rows;
+}
+
+function gen1Items() {
+  return factItems('gen1_items.txt', ['PSN', 'BRN', 'FRZ', 'SLP', 'PAR', 'ALL']);
+}
+
+/** Gold/Silver items; every item a Gen 2 evolution names must be in the table. */
+function gen2Items(species) {
+  const items = factItems('gen2_items.txt', ['PSN', 'BRN', 'FRZ', 'SLP', 'PAR', 'CNF', 'ALL']);
+  if (items.some((it) => it.num > 189)) fail('gen2_items.txt: TMs/HMs (191+) are not part of the table');
+  const ids = new Set(items.map((it) => it.id));
+  for (const s of species) {
+    for (const e of s.evolutions) {
+      const m = /EvolutionTrigger::(?:Item\("(\w+)"\)|Other\("TRADE (\w+)"\))/.exec(e.trigger);
+      const item = m && (m[1] ?? m[2]);
+      if (item && !ids.has(item)) fail(`gen2 ${s.id}: evolution item ${item} is not in gen2_items.txt`);
+      if (m && m[1] && items.find((it) => it.id === item).kind !== 'EVOLUTION') {
+        fail(`gen2 ${s.id}: ${item} evolves by use but is not an EVOLUTION item`);
+      }
+    }
+  }
+  return items;
 }
 
 function rsItems(items, sources) {
@@ -622,6 +657,11 @@ async function generateGen2() {
   ts += '\n/// Index in `TYPE_MATCHUPS` of the first row that Foresight ignores (the cartridge\'s -2 marker).\n';
   ts += `pub const FORESIGHT_ROWS_START: usize = ${foresight};\n`;
   emit('gen2_types.rs', ts);
+
+  emit(
+    'gen2_items.rs',
+    rsItems(gen2Items(species), 'pret/pokecrystal, checked against pret/pokegold (facts in tools/gen-data/facts/gen2_items.txt)'),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -30,6 +30,42 @@ pub const REGISTRIES: &[(&str, &schema::Shape, bool)] = &[
     ("encounters", &schemas::ENCOUNTERS, false),
 ];
 
+/// Alternative names for registries: `(alias, registry)`. An alias reaches exactly the same
+/// registry everywhere a registry name is accepted (mod content reads and writes, dataset
+/// views); it is not a registry of its own, so it never appears in [`Content::names`] or
+/// [`REGISTRIES`]. Kept small: names mods commonly guess for a registry whose public name
+/// differs (see docs/decisions.md, "Registry aliases").
+pub const REGISTRY_ALIASES: &[(&str, &str)] = &[
+    ("species", "pokemon"),
+    ("types", "type_chart"),
+    ("typeChart", "type_chart"),
+    ("mapScripts", "map_scripts"),
+];
+
+/// The public registry `name` designates: itself when it is a registry, its target when it is
+/// an alias, `None` otherwise. Exact and case-sensitive.
+pub fn canonical_registry(name: &str) -> Option<&'static str> {
+    REGISTRIES
+        .iter()
+        .map(|(n, _, _)| *n)
+        .find(|n| *n == name)
+        .or_else(|| {
+            REGISTRY_ALIASES
+                .iter()
+                .find(|(alias, _)| *alias == name)
+                .map(|(_, target)| *target)
+        })
+}
+
+/// Every name a registry can be reached by: the registries in [`REGISTRIES`] order, then the
+/// aliases in [`REGISTRY_ALIASES`] order.
+pub fn registry_and_alias_names() -> impl Iterator<Item = &'static str> {
+    REGISTRIES
+        .iter()
+        .map(|(n, _, _)| *n)
+        .chain(REGISTRY_ALIASES.iter().map(|(alias, _)| *alias))
+}
+
 /// Every registry, by name.
 pub struct Content {
     registries: BTreeMap<&'static str, Registry>,
@@ -63,17 +99,20 @@ impl Content {
         Ok(())
     }
 
+    /// The registry `name` designates (a registry name or an alias).
     pub fn registry(&self, name: &str) -> Option<&Registry> {
-        self.registries.get(name)
+        self.registries.get(canonical_registry(name)?)
     }
 
     fn registry_mut(&mut self, name: &str, op: OpKind) -> Result<&mut Registry, ContentError> {
-        self.registries.get_mut(name).ok_or_else(|| ContentError {
-            registry: name.to_owned(),
-            id: String::new(),
-            op,
-            kind: ContentErrorKind::UnknownRegistry,
-        })
+        canonical_registry(name)
+            .and_then(|n| self.registries.get_mut(n))
+            .ok_or_else(|| ContentError {
+                registry: name.to_owned(),
+                id: String::new(),
+                op,
+                kind: ContentErrorKind::UnknownRegistry,
+            })
     }
 
     /// Apply a write to `registry`.
@@ -90,9 +129,9 @@ impl Content {
             .apply(owner, op, id, value, strict)
     }
 
-    /// The merged record `id` of `registry`.
+    /// The merged record `id` of `registry` (a registry name or an alias).
     pub fn get(&self, registry: &str, id: &str) -> Option<&Value> {
-        self.registries.get(registry)?.get(id)
+        self.registry(registry)?.get(id)
     }
 
     /// Undo every write of `owner` in every registry.

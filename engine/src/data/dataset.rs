@@ -9,7 +9,7 @@
 use super::names::lookup;
 use super::types::{ItemData, ItemId, MoveData, MoveId, SpeciesData, SpeciesId, Type};
 use crate::generated::{gen1_items, gen1_moves, gen1_species, gen1_types};
-use crate::generated::{gen2_moves, gen2_species, gen2_types};
+use crate::generated::{gen2_items, gen2_moves, gen2_species, gen2_types};
 
 /// One generation's tables (species, moves, items, type chart).
 #[derive(Debug)]
@@ -52,26 +52,24 @@ pub fn gen1() -> &'static Dataset {
     &GEN1
 }
 
-/// No item numbers (the Gen 2 dataset carries no item table yet).
-static NO_ITEM_SLOTS: [u8; 256] = [u8::MAX; 256];
-
 static GEN2: Dataset = Dataset {
     generation: 2,
     species: &gen2_species::SPECIES,
     moves: &gen2_moves::MOVES,
-    items: &[],
+    items: &gen2_items::ITEMS,
     types: &gen2_types::TYPES,
     type_chart: &gen2_types::TYPE_CHART,
     matchups: &gen2_types::TYPE_MATCHUPS,
     species_names: &gen2_species::SPECIES_NAMES,
     move_names: &gen2_moves::MOVE_NAMES,
-    item_names: &[],
-    item_slots: &NO_ITEM_SLOTS,
+    item_names: &gen2_items::ITEM_NAMES,
+    item_slots: &gen2_items::ITEM_SLOTS,
 };
 
 /// Gold/Silver data for the `gold`/`silver` dataset views: 251 species (`spc` = Special
 /// Attack, `spd` = Special Defense), 251 moves (effects as pokecrystal constants, see
-/// `MoveEffect::Gen2`), and the Gen 2 type chart with Dark and Steel. No items yet.
+/// `MoveEffect::Gen2`), the Gold/Silver items (no TMs/HMs, no Crystal-only items) and the Gen 2
+/// type chart with Dark and Steel.
 pub fn gen2() -> &'static Dataset {
     &GEN2
 }

@@ -337,8 +337,40 @@ fn gen2_counts_and_types() {
     assert_eq!(g.types.len(), 17);
     assert!(g.has_type(Type::Dark) && g.has_type(Type::Steel));
     assert!(!gen1().has_type(Type::Dark) && !gen1().has_type(Type::Steel));
-    assert!(g.items.is_empty());
-    assert!(g.get_item(ItemId(4)).is_none());
+    // Gold/Silver items: cartridge numbers differ from Gen 1 (BRIGHTPOWDER took 3).
+    assert_eq!(g.items.len(), 161);
+    assert_eq!(g.item(ItemId(4)).id, "GREAT_BALL");
+    assert_eq!(g.item(ItemId(5)).id, "POKE_BALL");
+    assert_eq!(g.item_by_name("King's Rock"), Some(ItemId(82)));
+    assert_eq!(g.item_by_name("THUNDERSTONE"), Some(ItemId(23)));
+    assert_eq!(g.item(ItemId(12)).price, 250, "Gen 2 Awakening costs 250");
+    assert_eq!(
+        g.item(ItemId(79)).kind,
+        ItemKind::StatusHeal { cures: "FRZ" }
+    );
+    assert_eq!(
+        g.item(ItemId(80)).kind,
+        ItemKind::StatusHeal { cures: "BRN" }
+    );
+    // Unused slots and the Crystal-only items are absent; so are TMs/HMs.
+    for num in [6, 25, 70, 115, 116, 129, 191, 243] {
+        assert!(g.get_item(ItemId(num)).is_none(), "{num}");
+    }
+    assert!(g.item_by_name("GS_BALL").is_none());
+    assert!(g.items.windows(2).all(|w| w[0].num < w[1].num));
+    // Every item an evolution names exists.
+    for s in g.species {
+        for e in s.evolutions {
+            let item = match e.trigger {
+                crate::data::EvolutionTrigger::Item(i) => Some(i),
+                crate::data::EvolutionTrigger::Other(t) => t.strip_prefix("TRADE "),
+                _ => None,
+            };
+            if let Some(item) = item {
+                assert!(g.items.iter().any(|it| it.id == item), "{}: {item}", s.id);
+            }
+        }
+    }
     assert_eq!(g.moves[250].id, "BEAT_UP");
     assert_eq!(g.moves[164].id, "STRUGGLE");
     // Gen 1 move ids keep their numbers in Gen 2.

@@ -58,10 +58,11 @@ const GEN1_MODULES: &[Module] = &[
     module("encounters", "data/generated/encounters.lua"),
 ];
 
-/// The Gen 2 dataset carries no item table (see `crate::data::gen2`), so no items module.
+/// Gold/Silver: the same registries (the items are the Gold/Silver table of `crate::data::gen2`).
 const GEN2_MODULES: &[Module] = &[
     module("pokemon", "data/generated/pokemon.lua"),
     module("moves", "data/generated/moves.lua"),
+    module("items", "data/generated/items.lua"),
     module("type_chart", "data/generated/type_chart.lua"),
     module("encounters", "data/generated/encounters.lua"),
 ];

@@ -29,7 +29,7 @@ pub mod yellow;
 
 pub use import::{import, ImportError, ImportOptions, ImportReport};
 pub use service::DatasetStats;
-pub use view::{registry_names, Datasets, View};
+pub use view::{content_names, registry_names, Datasets, View};
 
 #[cfg(test)]
 mod tests;

@@ -16,6 +16,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use pallet_api::catalog::common::GameVersion;
+use pallet_api::content::canonical_registry;
 use pallet_api::facades::AssetInfo;
 use pallet_api::reasons::DatasetError;
 use pallet_api::{Level, LogFeed, Value};
@@ -286,13 +287,15 @@ impl DatasetService {
         );
     }
 
-    /// The public records of `registry` in `version`, decoded on first use. `None` when the
-    /// registry is not public or the view cannot serve.
+    /// The public records of `registry` (a registry name or an alias) in `version`, decoded on
+    /// first use. `None` when the name is not a public registry or alias (nothing is read then),
+    /// or the view cannot serve.
     pub fn records(
         &self,
         version: GameVersion,
         registry: &str,
     ) -> Option<Rc<BTreeMap<String, Value>>> {
+        let registry = canonical_registry(registry)?;
         shape_of(registry)?;
         if !self.ready(version) {
             return None;

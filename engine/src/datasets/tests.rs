@@ -43,6 +43,31 @@ fn generation_is_deterministic_and_headed() {
 }
 
 #[test]
+fn every_version_has_the_exact_inventory() {
+    let modules = [
+        "data/generated/pokemon.lua",
+        "data/generated/moves.lua",
+        "data/generated/items.lua",
+        "data/generated/type_chart.lua",
+        "data/generated/encounters.lua",
+    ];
+    for v in GameVersion::ALL {
+        let mut want: Vec<&str> = modules.to_vec();
+        want.extend([
+            "assets/generated/dataset.json",
+            "assets/generated/type_chart.pgm",
+        ]);
+        assert_eq!(contract::required_files(v), want, "{}", v.as_str());
+        assert_eq!(
+            contract::module_for(v, "items").map(|m| m.path),
+            Some("data/generated/items.lua"),
+            "{}",
+            v.as_str()
+        );
+    }
+}
+
+#[test]
 fn every_embedded_record_passes_the_public_schema() {
     for v in GameVersion::ALL {
         for m in contract::modules(v) {
@@ -128,7 +153,11 @@ fn sibling_versions_differ_exactly_where_the_games_do() {
     use GameVersion::*;
     for (a, b, same) in [
         (Red, Blue, &["pokemon", "moves", "items", "type_chart"][..]),
-        (Gold, Silver, &["pokemon", "moves", "type_chart"][..]),
+        (
+            Gold,
+            Silver,
+            &["pokemon", "moves", "items", "type_chart"][..],
+        ),
     ] {
         for reg in same {
             assert_eq!(embedded_records(a, reg), embedded_records(b, reg), "{reg}");
@@ -183,7 +212,28 @@ fn sibling_versions_differ_exactly_where_the_games_do() {
             "STEEL".into()
         ]))
     );
-    assert!(embedded_records(Gold, "items").is_none());
+    // Gold/Silver items: the Gen 2 table, in the public items shape.
+    let items = embedded_records(Gold, "items").unwrap().unwrap();
+    assert_eq!(items.len(), 161);
+    assert_eq!(
+        items["KINGS_ROCK"],
+        pallet_api::Value::map([
+            ("name", pallet_api::Value::from("KING'S ROCK")),
+            ("num", pallet_api::Value::Int(82)),
+            ("price", pallet_api::Value::Int(100)),
+            ("kind", pallet_api::Value::from("other")),
+        ])
+    );
+    assert_eq!(
+        items["GREAT_BALL"].get("num"),
+        Some(&pallet_api::Value::Int(4))
+    );
+    assert!(!items.contains_key("GS_BALL") && !items.contains_key("CLEAR_BELL"));
+    let red_items = embedded_records(Red, "items").unwrap().unwrap();
+    assert_eq!(
+        red_items["GREAT_BALL"].get("num"),
+        Some(&pallet_api::Value::Int(3))
+    );
 }
 
 #[test]

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::rc::Rc;
 
 use pallet_api::catalog::common::GameVersion;
-use pallet_api::content::REGISTRIES;
+use pallet_api::content::{registry_and_alias_names, REGISTRIES};
 use pallet_api::facades::{AssetInfo, DatasetView, DatasetsApi};
 use pallet_api::reasons::DatasetError;
 use pallet_api::{LogFeed, Value};
@@ -19,10 +19,15 @@ use super::contract;
 use super::fs::{CacheFs, DiskFs};
 use super::service::{DatasetService, DatasetStats};
 
-/// Every registry name a view exposes under `content` (the public registries of
-/// `pallet_api::content`; it defines no aliases today).
+/// The public registries of `pallet_api::content` (aliases excluded).
 pub fn registry_names() -> impl Iterator<Item = &'static str> {
     REGISTRIES.iter().map(|(name, _, _)| *name)
+}
+
+/// Every name a view exposes under `content`: each public registry, then each alias of
+/// `pallet_api::content::REGISTRY_ALIASES` (an alias serves exactly its target's records).
+pub fn content_names() -> impl Iterator<Item = &'static str> {
+    registry_and_alias_names()
 }
 
 enum Source {

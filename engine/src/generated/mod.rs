@@ -7,6 +7,7 @@ pub mod gen1_items;
 pub mod gen1_moves;
 pub mod gen1_species;
 pub mod gen1_types;
+pub mod gen2_items;
 pub mod gen2_moves;
 pub mod gen2_species;
 pub mod gen2_types;

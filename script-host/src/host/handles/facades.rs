@@ -1,4 +1,4 @@
-//! Live-game facades: `world` (RFC 0013), `checkpoints` (RFC 0004), `datasets` (RFC 0015).
+//! Live-game facades: `world` (RFC 0013), `checkpoints` (RFC 0004).
 //!
 //! * `world.active_block_at(mapId, bx, by)` — the block id (an integer) of the active map, read
 //!   from the world the engine lends for the current dispatch (`pallet_api::access`). Failures
@@ -10,16 +10,11 @@
 //!   capability record; `capture` a detached record; `restore` `true`. Failures throw
 //!   `#{code, message}` with the RFC codes; outside a lending scope they answer `script_busy`
 //!   (inside a battle round: `battle_phase_busy`, kind `battle`).
-//! * `datasets.open(version)` — a read-only view (`view.version`, `view.generation`,
-//!   `view.get(registry, id)`, `view.has(registry, id)`, `view.each(registry)`,
-//!   `view.asset_path(rel)`, `view.asset_info(rel)`); failures throw `"unknown_version"`,
-//!   `"not_imported"`, `"invalid_cache"`. Without a dataset service (until issue 9 wires one)
-//!   it throws `#{code: "not_available"}`.
-
-use std::rc::{Rc, Weak};
+//!
+//! The `datasets` handle (RFC 0015) lives in [`super::datasets`].
 
 use pallet_api::access::current_world;
-use pallet_api::facades::{CheckpointFailure, DatasetView};
+use pallet_api::facades::CheckpointFailure;
 use pallet_api::reasons::BlockReadError;
 use pallet_api::reasons::CheckpointCode;
 use pallet_api::Value;
@@ -27,77 +22,13 @@ use pallet_engine::checkpoint::lend::{refusal_outside_loan, with_lent};
 use rhai::{Dynamic, Engine, EvalAltResult, Map, INT};
 
 use crate::host::convert::{from_dynamic, to_dynamic};
-use crate::host::error::{api_error, codes};
-use crate::host::vm::HostShared;
+use crate::host::error::api_error;
 
 #[derive(Clone)]
 pub struct World;
 
 #[derive(Clone)]
 pub struct Checkpoints;
-
-#[derive(Clone)]
-pub struct Datasets {
-    pub(crate) host: Weak<HostShared>,
-}
-
-/// An open dataset view.
-#[derive(Clone)]
-pub struct DatasetViewHandle(Rc<dyn DatasetView>);
-
-/// `view.content.<registry>`: `get(id)`, `has(id)`, `each()` (an array of `[id, record]`
-/// pairs in lexical id order). Records are detached copies.
-#[derive(Clone)]
-pub struct DatasetRegistryHandle {
-    view: Rc<dyn DatasetView>,
-    registry: &'static str,
-}
-
-/// What `view.content.<registry>.each()` returns: the registry's `[id, record]` pairs in lexical
-/// id order, as a detached snapshot. Iterable (`for pair in ...`), with `len()` and `pairs[i]`.
-/// Each pair is converted when it is reached, so a registry larger than the sandbox's
-/// per-value limits (2 000 nested elements/properties) can still be walked.
-#[derive(Clone)]
-pub struct DatasetRecords(Rc<Vec<(String, Value)>>);
-
-impl DatasetRecords {
-    fn pair(&self, i: usize) -> Option<Dynamic> {
-        self.0
-            .get(i)
-            .map(|(id, rec)| Dynamic::from_array(vec![id.as_str().into(), to_dynamic(rec)]))
-    }
-}
-
-/// Iterator over [`DatasetRecords`].
-pub struct DatasetRecordsIter {
-    records: DatasetRecords,
-    next: usize,
-}
-
-impl Iterator for DatasetRecordsIter {
-    type Item = Dynamic;
-    fn next(&mut self) -> Option<Dynamic> {
-        let item = self.records.pair(self.next)?;
-        self.next += 1;
-        Some(item)
-    }
-}
-
-impl IntoIterator for DatasetRecords {
-    type Item = Dynamic;
-    type IntoIter = DatasetRecordsIter;
-    fn into_iter(self) -> DatasetRecordsIter {
-        DatasetRecordsIter {
-            records: self,
-            next: 0,
-        }
-    }
-}
-
-/// `view.assets`: `path(rel)` (the cache-prefixed virtual path) and `info(rel)`
-/// (`#{type, size}` or `()`); no byte reader.
-#[derive(Clone)]
-pub struct DatasetAssetsHandle(Rc<dyn DatasetView>);
 
 fn block_message(e: BlockReadError) -> &'static str {
     match e {
@@ -194,140 +125,4 @@ pub fn register(engine: &mut Engine) {
             })
         },
     );
-
-    engine.register_type_with_name::<Datasets>("Datasets");
-    engine.register_fn("open", |d: &mut Datasets, version: &str| -> Result<DatasetViewHandle, Box<EvalAltResult>> {
-        let service = d.host.upgrade().and_then(|h| h.datasets.borrow().clone());
-        let Some(service) = service else {
-            return Err(api_error(
-                codes::NOT_AVAILABLE,
-                "datasets.open needs the dataset service, which this build does not provide yet (RFC 0015 lands with issue 9)",
-            ));
-        };
-        service
-            .open(version)
-            .map(|v| DatasetViewHandle(Rc::from(v)))
-            .map_err(|e| api_error(e.as_str(), format!("datasets.open({version:?}) failed")))
-    });
-
-    engine.register_type_with_name::<DatasetViewHandle>("DatasetView");
-    engine.register_get("version", |v: &mut DatasetViewHandle| {
-        v.0.version().as_str().to_owned()
-    });
-    engine.register_get("generation", |v: &mut DatasetViewHandle| {
-        INT::from(v.0.generation())
-    });
-    engine.register_fn(
-        "get",
-        |v: &mut DatasetViewHandle, registry: &str, id: &str| {
-            v.0.get(registry, id)
-                .map_or(Dynamic::UNIT, |r| to_dynamic(&r))
-        },
-    );
-    engine.register_fn(
-        "has",
-        |v: &mut DatasetViewHandle, registry: &str, id: &str| v.0.has(registry, id),
-    );
-    engine.register_fn("each", |v: &mut DatasetViewHandle, registry: &str| {
-        v.0.each(registry)
-            .iter()
-            .map(|(id, r)| (id.as_str().into(), to_dynamic(r)))
-            .collect::<Map>()
-    });
-    engine.register_fn(
-        "asset_path",
-        |v: &mut DatasetViewHandle, rel: &str| -> Result<String, Box<EvalAltResult>> {
-            v.0.asset_path(rel).ok_or_else(|| {
-                api_error(
-                    codes::INVALID_VALUE,
-                    format!("{rel:?} is not a path under assets/generated/"),
-                )
-            })
-        },
-    );
-    engine.register_fn("asset_info", |v: &mut DatasetViewHandle, rel: &str| {
-        v.0.asset_info(rel).map_or(Dynamic::UNIT, |info| {
-            let mut m = Map::new();
-            m.insert("type".into(), Dynamic::from(info.kind));
-            if let Some(size) = info.size {
-                m.insert(
-                    "size".into(),
-                    Dynamic::from_int(INT::try_from(size).unwrap_or(INT::MAX)),
-                );
-            }
-            Dynamic::from_map(m)
-        })
-    });
-
-    // RFC 0015 shape: `view.content.<registry>.get/has/each` and `view.assets.path/info`
-    // (issue 9), next to the flat `view.get(registry, id)` calls above.
-    engine.register_get("content", |v: &mut DatasetViewHandle| {
-        pallet_engine::datasets::registry_names()
-            .map(|registry| {
-                let handle = DatasetRegistryHandle {
-                    view: v.0.clone(),
-                    registry,
-                };
-                (registry.into(), Dynamic::from(handle))
-            })
-            .collect::<Map>()
-    });
-    engine.register_type_with_name::<DatasetRegistryHandle>("DatasetRegistry");
-    // Ids of any type are accepted: a non-string (or empty) id is simply absent (RFC 0015).
-    engine.register_fn("get", |r: &mut DatasetRegistryHandle, id: Dynamic| {
-        id.into_string()
-            .ok()
-            .and_then(|id| r.view.get(r.registry, &id))
-            .map_or(Dynamic::UNIT, |rec| to_dynamic(&rec))
-    });
-    engine.register_fn("has", |r: &mut DatasetRegistryHandle, id: Dynamic| {
-        id.into_string().is_ok_and(|id| r.view.has(r.registry, &id))
-    });
-    engine.register_fn("each", |r: &mut DatasetRegistryHandle| {
-        DatasetRecords(Rc::new(r.view.each(r.registry)))
-    });
-    engine.register_type_with_name::<DatasetRecords>("DatasetRecords");
-    engine.register_iterator::<DatasetRecords>();
-    engine.register_fn("len", |r: &mut DatasetRecords| {
-        INT::try_from(r.0.len()).unwrap_or(INT::MAX)
-    });
-    engine.register_indexer_get(
-        |r: &mut DatasetRecords, i: INT| -> Result<Dynamic, Box<EvalAltResult>> {
-            usize::try_from(i)
-                .ok()
-                .and_then(|i| r.pair(i))
-                .ok_or_else(|| api_error(codes::INVALID_VALUE, format!("no pair at index {i}")))
-        },
-    );
-
-    engine.register_get("assets", |v: &mut DatasetViewHandle| {
-        DatasetAssetsHandle(v.0.clone())
-    });
-    engine.register_type_with_name::<DatasetAssetsHandle>("DatasetAssets");
-    engine.register_fn(
-        "path",
-        |a: &mut DatasetAssetsHandle, rel: &str| -> Result<Dynamic, Box<EvalAltResult>> {
-            // A malformed path throws; a well-formed one on a cache that went away gives `()`.
-            if !pallet_engine::datasets::contract::is_generated_asset_path(rel) {
-                return Err(api_error(
-                    codes::INVALID_VALUE,
-                    format!("{rel:?} is not a path under assets/generated/"),
-                ));
-            }
-            Ok(a.0.asset_path(rel).map_or(Dynamic::UNIT, Dynamic::from))
-        },
-    );
-    engine.register_fn("info", |a: &mut DatasetAssetsHandle, rel: &str| {
-        a.0.asset_info(rel).map_or(Dynamic::UNIT, |info| {
-            let mut m = Map::new();
-            m.insert("type".into(), Dynamic::from(info.kind));
-            if let Some(size) = info.size {
-                m.insert(
-                    "size".into(),
-                    Dynamic::from_int(INT::try_from(size).unwrap_or(INT::MAX)),
-                );
-            }
-            Dynamic::from_map(m)
-        })
-    });
 }

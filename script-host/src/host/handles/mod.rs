@@ -17,6 +17,7 @@
 //! | `datasets` | `datasets` (default) | `Datasets` |
 //! | `mod_info` | always | `ModInfo` |
 
+pub mod datasets;
 pub mod events;
 pub mod facades;
 pub mod hooks;
@@ -65,6 +66,7 @@ pub fn register_all(engine: &mut Engine) {
     events::register(engine);
     services::register(engine);
     facades::register(engine);
+    datasets::register(engine);
 }
 
 /// What a mod's handles are built from.
@@ -92,7 +94,7 @@ pub fn values(names: &[&'static str], s: &HandleServices) -> Vec<(&'static str, 
                 "content" => Dynamic::from(services::ContentHandle(s.content.clone())),
                 "world" => Dynamic::from(facades::World),
                 "checkpoints" => Dynamic::from(facades::Checkpoints),
-                "datasets" => Dynamic::from(facades::Datasets {
+                "datasets" => Dynamic::from(datasets::Datasets {
                     host: s.host.clone(),
                 }),
                 "mod_info" => Dynamic::from(s.info.clone()),
