@@ -111,6 +111,11 @@ fn example_lists_gold_steel_moves_while_red_is_active() {
     );
     assert!(
         feed.iter()
+            .any(|l| l.contains("gold item METAL COAT: item number 143, price 100")),
+        "{feed:?}"
+    );
+    assert!(
+        feed.iter()
             .any(|l| l.contains("gold type chart image: gold/assets/generated/type_chart.pgm (")),
         "{feed:?}"
     );
