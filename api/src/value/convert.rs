@@ -451,9 +451,35 @@ impl<'de> de::Deserializer<'de> for Value {
         }
     }
 
+    // A Lua table with no entries crosses as an empty list (Lua cannot tell `{}` the map from
+    // `{}` the array): where a map or a record is expected, an empty list reads as an empty
+    // map, and where a sequence is expected an empty map reads as an empty sequence.
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, ValueError> {
+        match self {
+            Value::List(l) if l.is_empty() => Value::Map(BTreeMap::new()).deserialize_any(visitor),
+            other => other.deserialize_any(visitor),
+        }
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, ValueError> {
+        self.deserialize_map(visitor)
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, ValueError> {
+        match self {
+            Value::Map(m) if m.is_empty() => Value::List(Vec::new()).deserialize_any(visitor),
+            other => other.deserialize_any(visitor),
+        }
+    }
+
     serde::forward_to_deserialize_any! {
-        bool i128 u128 f32 f64 char str string bytes byte_buf unit unit_struct seq tuple
-        tuple_struct map struct identifier ignored_any
+        bool i128 u128 f32 f64 char str string bytes byte_buf unit unit_struct tuple
+        tuple_struct identifier ignored_any
     }
 }
 
@@ -551,6 +577,30 @@ mod tests {
         assert!(from_value::<u8>(Value::Str("7".into())).is_err());
         assert!(from_value::<u8>(Value::Int(300)).is_err());
         assert_eq!(from_value::<f64>(Value::Int(3)).unwrap(), 3.0);
+    }
+
+    #[test]
+    fn an_empty_table_reads_as_an_empty_map_or_an_empty_list() {
+        use std::collections::BTreeMap;
+        let empty_list = Value::List(Vec::new());
+        let empty_map = Value::Map(BTreeMap::new());
+        let m: BTreeMap<String, Value> = from_value(empty_list.clone()).unwrap();
+        assert!(m.is_empty());
+        let l: Vec<i32> = from_value(empty_map.clone()).unwrap();
+        assert!(l.is_empty());
+        #[derive(Deserialize, Debug, PartialEq)]
+        struct AllOptional {
+            note: Option<String>,
+        }
+        assert_eq!(
+            from_value::<AllOptional>(empty_list).unwrap(),
+            AllOptional { note: None }
+        );
+        // Non-empty shapes stay strict.
+        assert!(from_value::<Vec<i32>>(Value::map([("a", Value::Int(1))])).is_err());
+        assert!(from_value::<BTreeMap<String, i32>>(Value::List(vec![Value::Int(1)])).is_err());
+        // `Value` itself keeps what it was given.
+        assert_eq!(from_value::<Value>(empty_map.clone()).unwrap(), empty_map);
     }
 
     #[test]
