@@ -1,16 +1,25 @@
 //! The hook bus: per-hook chains behind a bitset guard.
 //!
-//! Chains are immutable snapshots (`Rc`) rebuilt copy-on-write on every wrap/unsubscribe, so a
-//! call in progress keeps the chain it started with while links subscribe or unsubscribe
-//! re-entrantly. An emptied chain is removed and its guard bit cleared.
+//! Chains are immutable snapshots (`Rc<Chain<H>>`) rebuilt copy-on-write on every
+//! wrap/unsubscribe, so a call in progress keeps the chain it started with while links subscribe
+//! or unsubscribe re-entrantly. An emptied chain is removed and its guard bit cleared.
+//!
+//! # The subscribed path (see `docs/decisions.md`, "Hook dispatch without a loop or a box")
+//!
+//! [`HookBus::call_chain`] reads the hook's slot, takes one `Rc` reference to the snapshot for
+//! the duration of the call (the only refcount traffic of a dispatch: it is what keeps the links
+//! alive when one of them unsubscribes mid-call), recovers the typed chain with one `TypeId`
+//! comparison, and runs [`dispatch`] with a stack-allocated bottom. Each link's wrapper receives
+//! the rest of the chain, the arguments and the bottom in registers and builds the author's
+//! `Next` in its own frame (`crate::hooks`); nothing is boxed or allocated per call.
 
 use std::any::Any;
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::rc::Rc;
 
-use crate::bitset::Bitset;
+use crate::bitset::{Bitset, GUARD_CAPACITY};
 use crate::diagnostics::{Diagnostics, Level};
-use crate::hooks::{dispatch, Bottom, Hook, HookId, LinkEntry, LinkError, LinkFn};
+use crate::hooks::{dispatch, Bottom, Hook, HookId, LinkEntry, LinkError, SharedLink};
 
 /// Unsubscribe token returned by `wrap`. Unsubscribing twice is a no-op.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -25,9 +34,9 @@ impl HookHandle {
     }
 }
 
-/// A chain with its hook type erased, so the bus can store every hook in one table.
-trait ErasedChain {
-    fn as_any(&self) -> &dyn Any;
+/// A chain with its hook type erased, so the bus can store every hook in one table. The typed
+/// chain is recovered with an `Any` downcast (trait upcasting: one `TypeId` comparison).
+trait ErasedChain: Any {
     fn len(&self) -> usize;
     fn without_seq(&self, seq: u64) -> Option<Rc<dyn ErasedChain>>;
     fn without_owner(&self, owner: &str) -> Option<Rc<dyn ErasedChain>>;
@@ -35,39 +44,28 @@ trait ErasedChain {
 }
 
 struct Chain<H: Hook> {
-    links: Vec<LinkEntry<H>>,
+    links: Box<[LinkEntry<H>]>,
+}
+
+impl<H: Hook> Chain<H> {
+    fn filtered(&self, keep: impl Fn(&LinkEntry<H>) -> bool) -> Option<Rc<dyn ErasedChain>> {
+        if self.links.iter().all(&keep) {
+            return None;
+        }
+        let links = self.links.iter().filter(|l| keep(l)).cloned().collect();
+        Some(Rc::new(Chain::<H> { links }))
+    }
 }
 
 impl<H: Hook> ErasedChain for Chain<H> {
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
     fn len(&self) -> usize {
         self.links.len()
     }
     fn without_seq(&self, seq: u64) -> Option<Rc<dyn ErasedChain>> {
-        if !self.links.iter().any(|l| l.seq == seq) {
-            return None;
-        }
-        let links = self
-            .links
-            .iter()
-            .filter(|l| l.seq != seq)
-            .cloned()
-            .collect();
-        Some(Rc::new(Chain::<H> { links }))
+        self.filtered(|l| l.seq != seq)
     }
     fn without_owner(&self, owner: &str) -> Option<Rc<dyn ErasedChain>> {
-        if !self.links.iter().any(|l| &*l.owner == owner) {
-            return None;
-        }
-        let links = self
-            .links
-            .iter()
-            .filter(|l| &*l.owner != owner)
-            .cloned()
-            .collect();
-        Some(Rc::new(Chain::<H> { links }))
+        self.filtered(|l| &*l.owner != owner)
     }
     fn owners(&self) -> Vec<(Rc<str>, i32)> {
         self.links
@@ -77,10 +75,15 @@ impl<H: Hook> ErasedChain for Chain<H> {
     }
 }
 
+/// One hook's current chain snapshot (`None`: no subscriber).
+type Slot = RefCell<Option<Rc<dyn ErasedChain>>>;
+
 #[derive(Default)]
 pub(crate) struct HookBus {
     bits: Bitset,
-    chains: RefCell<Vec<Option<Rc<dyn ErasedChain>>>>,
+    /// Chain snapshots by hook id, allocated on the first `wrap` (a runtime nobody subscribes
+    /// to allocates nothing). Fixed size, so no borrow of the table outlives a slot access.
+    chains: OnceCell<Box<[Slot]>>,
     seq: Cell<u64>,
 }
 
@@ -95,29 +98,36 @@ impl HookBus {
     }
 
     pub(crate) fn has_chain(&self, id: HookId) -> bool {
-        matches!(self.chains.borrow().get(id.0 as usize), Some(Some(_)))
+        self.snapshot(id).is_some()
     }
 
-    fn snapshot<H: Hook>(&self) -> Option<Rc<dyn ErasedChain>> {
-        self.chains
-            .borrow()
-            .get(H::ID.0 as usize)
-            .cloned()
-            .flatten()
+    #[inline(always)]
+    fn slot(&self, id: HookId) -> Option<&Slot> {
+        self.chains.get()?.get(id.0 as usize)
+    }
+
+    /// A reference to the current snapshot of hook `id` (the slot keeps its own).
+    #[inline(always)]
+    fn snapshot(&self, id: HookId) -> Option<Rc<dyn ErasedChain>> {
+        self.slot(id)?.borrow().clone()
     }
 
     fn store(&self, id: HookId, chain: Option<Rc<dyn ErasedChain>>) {
-        let index = id.0 as usize;
-        let mut chains = self.chains.borrow_mut();
-        if chains.len() <= index {
-            if chain.is_none() {
-                return;
-            }
-            chains.resize_with(index + 1, || None);
-        }
         let live = chain.as_ref().is_some_and(|c| c.len() > 0);
-        chains[index] = if live { chain } else { None };
-        self.bits.set(index, live);
+        let chains = self.chains.get_or_init(|| {
+            std::iter::repeat_with(Slot::default)
+                .take(GUARD_CAPACITY)
+                .collect()
+        });
+        let Some(slot) = chains.get(id.0 as usize) else {
+            // Outside the guard range nothing can be dispatched either; the bit stays clear.
+            return;
+        };
+        // The replaced snapshot is dropped after the slot's borrow ended (dropping links may
+        // run arbitrary destructors); a call in progress holds its own reference.
+        let replaced = slot.replace(if live { chain } else { None });
+        drop(replaced);
+        self.bits.set(id.0 as usize, live);
     }
 
     pub(crate) fn wrap<H: Hook>(
@@ -125,17 +135,16 @@ impl HookBus {
         owner: Rc<str>,
         rank: u32,
         priority: i32,
-        f: Rc<LinkFn<H>>,
+        f: SharedLink<H>,
     ) -> HookHandle {
         let seq = self.seq.get();
         self.seq.set(seq + 1);
-        let mut links: Vec<LinkEntry<H>> = match self.snapshot::<H>() {
-            Some(chain) => match chain.as_any().downcast_ref::<Chain<H>>() {
-                Some(c) => c.links.clone(),
-                None => Vec::new(),
-            },
-            None => Vec::new(),
-        };
+        let current = self.snapshot(H::ID);
+        let mut links: Vec<LinkEntry<H>> = current
+            .as_deref()
+            .and_then(|c| (c as &dyn Any).downcast_ref::<Chain<H>>())
+            .map(|c| c.links.to_vec())
+            .unwrap_or_default();
         links.push(LinkEntry {
             f,
             priority,
@@ -150,19 +159,19 @@ impl HookBus {
                 .then(a.rank.cmp(&b.rank))
                 .then(a.seq.cmp(&b.seq))
         });
-        self.store(H::ID, Some(Rc::new(Chain::<H> { links })));
+        let chain = Rc::new(Chain::<H> {
+            links: links.into_boxed_slice(),
+        });
+        self.store(H::ID, Some(chain));
         HookHandle { hook: H::ID, seq }
     }
 
     /// Remove the link behind `handle`. Returns whether a link was removed.
     pub(crate) fn unsubscribe(&self, handle: HookHandle) -> bool {
-        let current = self
-            .chains
-            .borrow()
-            .get(handle.hook.0 as usize)
-            .cloned()
-            .flatten();
-        match current.and_then(|c| c.without_seq(handle.seq)) {
+        match self
+            .snapshot(handle.hook)
+            .and_then(|c| c.without_seq(handle.seq))
+        {
             Some(next) => {
                 self.store(handle.hook, Some(next));
                 true
@@ -173,14 +182,13 @@ impl HookBus {
 
     /// Drop every link `owner` installed; emptied chains are removed. Returns the count removed.
     pub(crate) fn remove_owner(&self, owner: &str) -> usize {
-        let len = self.chains.borrow().len();
         let mut removed = 0;
-        for index in 0..len {
-            let current = self.chains.borrow().get(index).cloned().flatten();
-            if let Some(chain) = current {
+        for index in 0..GUARD_CAPACITY {
+            let id = HookId(index as u16);
+            if let Some(chain) = self.snapshot(id) {
                 if let Some(next) = chain.without_owner(owner) {
                     removed += chain.len() - next.len();
-                    self.store(HookId(index as u16), Some(next));
+                    self.store(id, Some(next));
                 }
             }
         }
@@ -189,8 +197,7 @@ impl HookBus {
 
     /// `(owner, priority)` of each link of hook `id`, outermost first.
     pub(crate) fn describe(&self, id: HookId) -> Vec<(String, i32)> {
-        let chain = self.chains.borrow().get(id.0 as usize).cloned().flatten();
-        chain
+        self.snapshot(id)
             .map(|c| {
                 c.owners()
                     .into_iter()
@@ -209,16 +216,16 @@ impl HookBus {
         args: H::Args,
         vanilla: F,
     ) -> H::Out {
-        let Some(chain) = self.snapshot::<H>() else {
+        // Held until the call returns: links that unsubscribe mid-call stay alive.
+        let Some(snapshot) = self.snapshot(H::ID) else {
             return vanilla(args);
         };
-        let Some(chain) = chain.as_any().downcast_ref::<Chain<H>>() else {
+        let Some(chain) = (&*snapshot as &dyn Any).downcast_ref::<Chain<H>>() else {
             // A chain stored under H's id always has H's type; a mismatch would mean two
             // hook types share an id, which the catalog's const checks rule out.
             return vanilla(args);
         };
         let mut bottom = CallBottom::<H, F> {
-            name: H::NAME,
             vanilla: Some(vanilla),
             ran: None,
             diagnostics,
@@ -228,7 +235,6 @@ impl HookBus {
 }
 
 struct CallBottom<'d, H: Hook, F> {
-    name: &'static str,
     vanilla: Option<F>,
     ran: Option<H::Out>,
     diagnostics: &'d Diagnostics,
@@ -256,13 +262,10 @@ impl<H: Hook, F: FnOnce(H::Args) -> H::Out> Bottom<H> for CallBottom<'_, H, F> {
         let message = if after_next {
             format!(
                 "[{owner}] hook {} failed after next: {error} -- downstream result kept",
-                self.name
+                H::NAME
             )
         } else {
-            format!(
-                "[{owner}] hook {} failed: {error} -- link skipped",
-                self.name
-            )
+            format!("[{owner}] hook {} failed: {error} -- link skipped", H::NAME)
         };
         self.diagnostics.push(Level::Error, Some(owner), message);
     }

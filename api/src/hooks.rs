@@ -46,7 +46,6 @@ pub trait Hook: 'static {
 }
 
 /// Why a link failed. The message ends up in the diagnostics feed; it never reaches the engine.
-/// Boxed so `LinkResult<Out>` stays two words for scalar outs (the success path is hot).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LinkError(Box<str>);
 
@@ -86,7 +85,74 @@ pub type LinkResult<T> = Result<T, LinkError>;
 pub type LinkFn<H> =
     dyn Fn(&mut Next<'_, H>, &<H as Hook>::Args) -> LinkResult<<H as Hook>::Out> + 'static;
 
-/// The bottom of a chain: runs vanilla at most once and records failures. Implemented by the bus.
+/// A link as the bus calls it: `(rest of the chain, args in force, bottom) -> answer`.
+///
+/// Built by [`erase`] around the author's closure. The three parameters travel in registers
+/// (slice, reference and trait-object pointer: six words with the closure's own pointer), the
+/// wrapper builds the author's [`Next`] in its own frame, and it applies the failure rule
+/// itself, so nothing but the answer crosses the type-erased call: no error value, no cursor in
+/// memory, and for the scalar outs of hot hooks the answer comes back in a register.
+pub(crate) type ErasedLinkFn<H> = dyn for<'a> Fn(
+        &'a [LinkEntry<H>],
+        &'a <H as Hook>::Args,
+        &'a mut (dyn Bottom<H> + 'a),
+    ) -> <H as Hook>::Out
+    + 'static;
+
+/// How a chain holds a link: a thin shared pointer to the boxed wrapper (reaching the code is
+/// three loads; an `Rc<dyn Fn>` would also compute the closure's offset in its allocation from
+/// the vtable's alignment on every call). Shared, so copy-on-write chain rebuilds never clone a
+/// closure.
+pub(crate) type SharedLink<H> = std::rc::Rc<Box<ErasedLinkFn<H>>>;
+
+/// Wrap an author's link for the bus. The wrapper owns the chain rule for its link: `Ok` is the
+/// answer; `Err` is reported under `owner` and then, if `next` had returned, the last downstream
+/// result is the answer ("failed after next"), otherwise the rest of the chain runs with the
+/// arguments this link received ("failed" — skipped).
+pub(crate) fn erase<H, F>(owner: std::rc::Rc<str>, link: F) -> SharedLink<H>
+where
+    H: Hook,
+    F: Fn(&mut Next<'_, H>, &H::Args) -> LinkResult<H::Out> + 'static,
+{
+    std::rc::Rc::new(Box::new(
+        move |rest: &[LinkEntry<H>], args: &H::Args, bottom: &mut (dyn Bottom<H> + '_)| {
+            let mut next = Next {
+                rest,
+                args,
+                bottom,
+                downstream: None,
+            };
+            match link(&mut next, args) {
+                Ok(out) => out,
+                Err(error) => failed(&owner, error, next.downstream, rest, args, next.bottom),
+            }
+        },
+    ))
+}
+
+/// The failure path of a link, kept out of line: report it; a link that failed after `next`
+/// returned answers with the downstream result, one that failed before is skipped and the rest
+/// of the chain runs with the arguments it received.
+#[cold]
+#[inline(never)]
+fn failed<H: Hook>(
+    owner: &str,
+    error: LinkError,
+    downstream: Option<H::Out>,
+    rest: &[LinkEntry<H>],
+    args: &H::Args,
+    bottom: &mut dyn Bottom<H>,
+) -> H::Out {
+    bottom.report(owner, &error, downstream.is_some());
+    match downstream {
+        Some(kept) => kept,
+        None => dispatch(rest, args, bottom),
+    }
+}
+
+/// The bottom of a chain: runs vanilla at most once and records failures. Implemented by the bus
+/// (one implementation per vanilla closure type, so this is the one type-erased call a dispatch
+/// makes besides the links themselves).
 pub(crate) trait Bottom<H: Hook> {
     fn vanilla(&mut self, args: &H::Args) -> H::Out;
     fn report(&mut self, owner: &str, error: &LinkError, after_next: bool);
@@ -94,7 +160,7 @@ pub(crate) trait Bottom<H: Hook> {
 
 /// One installed link.
 pub(crate) struct LinkEntry<H: Hook> {
-    pub(crate) f: std::rc::Rc<LinkFn<H>>,
+    pub(crate) f: SharedLink<H>,
     pub(crate) priority: i32,
     pub(crate) rank: u32,
     pub(crate) seq: u64,
@@ -115,6 +181,11 @@ impl<H: Hook> Clone for LinkEntry<H> {
 
 /// The typed continuation a link receives. Calling it runs every link below this one, then
 /// vanilla (at most once), and returns their answer.
+///
+/// A `Next` is a cursor in its link's own frame: the rest of the chain snapshot (a borrowed
+/// slice), the arguments in force, and the dispatch's bottom. Calling it is one indirect call
+/// into the next link's wrapper (or into vanilla at the bottom) with those three in registers.
+/// Nothing is boxed or allocated.
 pub struct Next<'a, H: Hook> {
     rest: &'a [LinkEntry<H>],
     args: &'a H::Args,
@@ -124,6 +195,7 @@ pub struct Next<'a, H: Hook> {
 
 impl<'a, H: Hook> Next<'a, H> {
     /// Continue with the current arguments (Lua: `next()` with no arguments).
+    #[inline]
     pub fn call(&mut self) -> H::Out {
         let args = self.args;
         self.run(args)
@@ -131,6 +203,7 @@ impl<'a, H: Hook> Next<'a, H> {
 
     /// Continue with `args` replacing the current arguments for everything downstream
     /// (Lua: `next(a, …)`). The calling link and the links above it keep their arguments.
+    #[inline]
     pub fn call_with(&mut self, args: H::Args) -> H::Out {
         self.run(&args)
     }
@@ -150,6 +223,7 @@ impl<'a, H: Hook> Next<'a, H> {
         self.downstream.as_ref()
     }
 
+    #[inline(always)]
     fn run(&mut self, args: &H::Args) -> H::Out {
         let out = dispatch(self.rest, args, &mut *self.bottom);
         self.downstream = Some(out.clone());
@@ -157,44 +231,18 @@ impl<'a, H: Hook> Next<'a, H> {
     }
 }
 
-/// Run `links` (outermost first) around the bottom. The core of every subscribed call.
-#[inline]
+/// Run `links` (outermost first) around the bottom: the core of every subscribed call. One
+/// step — the first link's wrapper with the rest of the chain, or vanilla when no link is left —
+/// inlined into [`Next::call`] and the bus, so a chain of `n` links is `n` indirect calls plus
+/// one into vanilla, with no loop and no frame of its own.
+#[inline(always)]
 pub(crate) fn dispatch<'b, H: Hook>(
     links: &'b [LinkEntry<H>],
     args: &'b H::Args,
     bottom: &'b mut (dyn Bottom<H> + 'b),
 ) -> H::Out {
-    let mut index = 0;
-    while let Some((link, rest)) = links.get(index..).and_then(<[LinkEntry<H>]>::split_first) {
-        let mut next = Next {
-            rest,
-            args,
-            bottom: &mut *bottom,
-            downstream: None,
-        };
-        match (link.f)(&mut next, args) {
-            Ok(out) => return out,
-            Err(error) => {
-                if let Some(kept) = failed(link, error, next.downstream.take(), bottom) {
-                    return kept;
-                }
-                index += 1;
-            }
-        }
+    match links.split_first() {
+        Some((link, rest)) => (link.f)(rest, args, bottom),
+        None => bottom.vanilla(args),
     }
-    bottom.vanilla(args)
-}
-
-/// The failure path of a link, kept out of line: report it, and hand back the downstream
-/// result when the link failed after `next` returned.
-#[cold]
-#[inline(never)]
-fn failed<H: Hook>(
-    link: &LinkEntry<H>,
-    error: LinkError,
-    downstream: Option<H::Out>,
-    bottom: &mut dyn Bottom<H>,
-) -> Option<H::Out> {
-    bottom.report(&link.owner, &error, downstream.is_some());
-    downstream
 }

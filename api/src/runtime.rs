@@ -93,7 +93,8 @@ impl Runtime {
         F: Fn(&mut Next<'_, H>, &H::Args) -> LinkResult<H::Out> + 'static,
     {
         let (owner, rank) = self.owners.resolve(owner);
-        self.hooks.wrap::<H>(owner, rank, priority, Rc::new(link))
+        let f = crate::hooks::erase::<H, F>(owner.clone(), link);
+        self.hooks.wrap::<H>(owner, rank, priority, f)
     }
 
     /// Remove one link. Returns whether it was still installed. An emptied chain is dropped, so

@@ -6,7 +6,7 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, Criterion};
 use pallet_api::catalog::common::{BattleInfo, BattlerSnapshot, MoveInfo, Side};
 use pallet_api::catalog::hooks;
 use pallet_api::{Hook, HookId, Runtime};
@@ -98,4 +98,54 @@ criterion_group! {
     config = config();
     targets = bench
 }
-criterion_main!(benches);
+
+/// `HOOK_DISPATCH_COUNT=N HOOK_DISPATCH_CASE=none|one|three|site`: run one case N times
+/// without criterion and exit, for load-independent instruction counts under
+/// `valgrind --tool=callgrind` (per call = difference between two N, divided by their gap).
+fn count_mode(n: u64) {
+    let case = std::env::var("HOOK_DISPATCH_CASE").unwrap_or_default();
+    let rt = Runtime::new();
+    match case.as_str() {
+        "one" => {
+            rt.wrap::<Probe, _>("a", 0, |next, _| Ok(next.call() + 1));
+        }
+        "three" => {
+            rt.wrap::<Probe, _>("a", 2, |next, _| Ok(next.call() + 1));
+            rt.wrap::<Probe, _>(
+                "b",
+                1,
+                |next, args| Ok(next.call_with((args.0 + 1, args.1))),
+            );
+            rt.wrap::<Probe, _>("c", 0, |next, _| Ok(next.call() ^ 3));
+        }
+        _ => {}
+    }
+    let mut acc = 0u32;
+    for _ in 0..n {
+        if case == "site" {
+            let rt = black_box(&rt);
+            let speed = black_box(90u32);
+            let crit = if rt.wants_hook::<hooks::BattleCrit>() {
+                rt.call::<hooks::BattleCrit>(crit_args(), |_| speed > 64)
+            } else {
+                speed > 64
+            };
+            acc ^= u32::from(crit);
+        } else {
+            acc ^= black_box(&rt).call::<Probe>(black_box((7, 9)), vanilla);
+        }
+    }
+    black_box(acc);
+}
+
+fn main() {
+    if let Some(n) = std::env::var("HOOK_DISPATCH_COUNT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        count_mode(n);
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
