@@ -7,7 +7,7 @@
 //! | [`budget`] | the per-dispatch operation budget shared across engines |
 //! | [`vm`] | the sandboxed engine builder, one mod's VM, host-shared state |
 //! | [`imports`] | mod files, confined `import` resolution, module preloading |
-//! | [`handles`] | capability handles (`hooks`, `events`, `log`, `save`, `options`, `content`, `world`, `checkpoints`, `datasets`, `mod_info`), typed `next` |
+//! | [`handles`] | capability handles (`hooks`, `events`, `log`, `save`, `options`, `content`, `world`, `checkpoints`, `datasets`, `mod_info`), typed `next`; `handles::datasets` is RFC 0015's views (`each()` pairs of read-only `DatasetRecord`s) |
 //! | [`convert`] | `Value` ↔ `Dynamic` (detached copies, data only) |
 //! | [`error`] | the `#{code, message}` failure convention and host codes |
 //! | [`diag`] | diagnostics with file, line, column and a caret excerpt (ariadne) |
