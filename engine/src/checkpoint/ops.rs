@@ -2,8 +2,8 @@
 
 use std::cell::Cell;
 
-use pallet_api::catalog::common::GameInfo;
-use pallet_api::catalog::events;
+#[cfg(feature = "hook-sites")]
+use pallet_api::catalog::{common::GameInfo, events};
 use pallet_api::facades::{Capability, CheckpointFailure, CheckpointKindTag};
 use pallet_api::reasons::CheckpointCode;
 use pallet_api::Value;
@@ -17,7 +17,9 @@ use crate::data::gen1;
 use crate::game::{BattleSession, Game, Mode};
 use crate::save::{self, SaveData, ValidateEnv};
 use crate::world::overworld::WarpTarget;
-use crate::world::{sites, Overworld};
+#[cfg(feature = "hook-sites")]
+use crate::world::sites;
+use crate::world::Overworld;
 
 /// A fault injected into the next restore's reconstruction (tests of the rollback path).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
