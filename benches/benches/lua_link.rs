@@ -7,18 +7,24 @@
 //! * `lua_link/save.write` — the same wrapper on the hook with the smallest arguments (a
 //!   three-field `game`), which isolates the link's own overhead from argument conversion.
 //! * `lua_link/battle.crit_reads_ctx` — the wrapper reads two context fields, as real mods do.
+//! * `lua_link/exp.gain` — `function(next, ctx) return next() + 1 end` on `exp.gain` (a 6-field
+//!   `ctx`; the same case as `rhai_link`'s `exp_gain_one_rhai_link`).
+//!
+//! `LUA_LINK_COUNT=N LUA_LINK_CASE=crit|save|reads|exp|native|none`: run one case N times
+//! without criterion and exit, for instruction counts under `valgrind --tool=callgrind` (load
+//! independent): per call = (count at N=3000 − count at N=1000) / 2000.
 
 use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::rc::Rc;
 use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, Criterion};
 use pallet_api::catalog::common::{BattleInfo, BattlerSnapshot, GameInfo, MoveInfo, Side};
 use pallet_api::catalog::hooks;
 use pallet_api::content::Content;
 use pallet_api::loader::{EnableState, Loader, ModCandidate};
-use pallet_api::Runtime;
+use pallet_api::{Runtime, Value};
 use pallet_compat_lua::LuaHost;
 
 fn crit_args() -> hooks::BattleCritArgs {
@@ -42,6 +48,30 @@ fn crit_args() -> hooks::BattleCritArgs {
         },
     }
 }
+
+fn exp_args() -> hooks::ExpGainArgs {
+    hooks::ExpGainArgs {
+        ctx: hooks::ExpGainContext {
+            defeated_def: Value::Nil,
+            level: 12,
+            is_trainer: false,
+            participants: 1,
+            traded: false,
+            mon: Value::Nil,
+        },
+    }
+}
+
+const WRAPPERS: &str = r#"local mod = ...
+   mod.hooks:wrap("battle.crit", function(next, ctx) return next() end)
+   mod.hooks:wrap("save.write", function(next, game) return next() end)
+   mod.hooks:wrap("exp.gain", function(next, ctx) return next() + 1 end)"#;
+
+const READS_CTX: &str = r#"local mod = ...
+   mod.hooks:wrap("battle.crit", function(next, ctx)
+     if ctx.user.hp < ctx.user.maxHp then return true end
+     return next()
+   end)"#;
 
 /// A runtime with one Lua mod whose entry is `main`.
 fn lua_runtime(main: &str) -> Rc<Runtime> {
@@ -74,11 +104,8 @@ fn bench(c: &mut Criterion) {
         b.iter(|| black_box(&native).call::<hooks::BattleCrit>(crit_args(), |_| false))
     });
 
-    let rt = lua_runtime(
-        r#"local mod = ...
-           mod.hooks:wrap("battle.crit", function(next, ctx) return next() end)
-           mod.hooks:wrap("save.write", function(next, game) return next() end)"#,
-    );
+    let rt = lua_runtime(WRAPPERS);
+    assert_eq!(rt.call::<hooks::ExpGain>(exp_args(), |_| 41), 42);
     group.bench_function("lua_link/battle.crit", |b| {
         b.iter(|| black_box(&*rt).call::<hooks::BattleCrit>(crit_args(), |_| false))
     });
@@ -90,13 +117,11 @@ fn bench(c: &mut Criterion) {
         })
     });
 
-    let reads = lua_runtime(
-        r#"local mod = ...
-           mod.hooks:wrap("battle.crit", function(next, ctx)
-             if ctx.user.hp < ctx.user.maxHp then return true end
-             return next()
-           end)"#,
-    );
+    group.bench_function("lua_link/exp.gain", |b| {
+        b.iter(|| black_box(&*rt).call::<hooks::ExpGain>(black_box(exp_args()), |_| black_box(41)))
+    });
+
+    let reads = lua_runtime(READS_CTX);
     group.bench_function("lua_link/battle.crit_reads_ctx", |b| {
         b.iter(|| black_box(&*reads).call::<hooks::BattleCrit>(crit_args(), |_| false))
     });
@@ -115,4 +140,46 @@ criterion_group! {
     config = config();
     targets = bench
 }
-criterion_main!(benches);
+
+/// `LUA_LINK_COUNT=N`: run one case N times without criterion (see the module docs).
+fn count_mode(n: u64) {
+    let case = std::env::var("LUA_LINK_CASE").unwrap_or_default();
+    let native = Runtime::new();
+    native.wrap::<hooks::BattleCrit, _>("native", 0, |next, _| Ok(next.call()));
+    let rt = lua_runtime(WRAPPERS);
+    let reads = lua_runtime(READS_CTX);
+    let game = GameInfo::default();
+    for _ in 0..n {
+        match case.as_str() {
+            "crit" => {
+                black_box(rt.call::<hooks::BattleCrit>(black_box(crit_args()), |_| false));
+            }
+            "save" => {
+                let args = hooks::SaveWriteArgs { game: game.clone() };
+                black_box(rt.call::<hooks::SaveWrite>(black_box(args), |_| true));
+            }
+            "reads" => {
+                black_box(reads.call::<hooks::BattleCrit>(black_box(crit_args()), |_| false));
+            }
+            "exp" => {
+                black_box(rt.call::<hooks::ExpGain>(black_box(exp_args()), |_| black_box(41)));
+            }
+            "native" => {
+                black_box(native.call::<hooks::BattleCrit>(black_box(crit_args()), |_| false));
+            }
+            _ => {}
+        }
+    }
+}
+
+fn main() {
+    if let Some(n) = std::env::var("LUA_LINK_COUNT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        count_mode(n);
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

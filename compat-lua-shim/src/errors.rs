@@ -4,6 +4,13 @@
 use mlua::Error;
 use pallet_api::budget::BUDGET_EXHAUSTED;
 
+/// A `next` called while its own downstream runs.
+pub const NEXT_REENTRANT: &str =
+    "next cannot be called re-entrantly (from inside its own downstream)";
+/// A `next` kept past its link's call.
+pub const NEXT_STALE: &str =
+    "next can only be called while its link runs (this one was kept past its call)";
+
 /// What a budget stop reads as in the feed.
 pub const BUDGET_MESSAGE: &str =
     "operation budget exhausted (the per-dispatch limit covers the whole chain)";
@@ -23,13 +30,8 @@ pub fn short(e: &Error) -> String {
             "memory limit exceeded ({} MiB per mod)",
             crate::sandbox::MEMORY_LIMIT / (1024 * 1024)
         ),
-        Error::RecursiveMutCallback => {
-            "next cannot be called re-entrantly (from inside its own downstream)".to_owned()
-        }
-        Error::CallbackDestructed => {
-            "next can only be called while its link runs (this one was kept past its call)"
-                .to_owned()
-        }
+        Error::RecursiveMutCallback => NEXT_REENTRANT.to_owned(),
+        Error::CallbackDestructed => NEXT_STALE.to_owned(),
         other => first_line(&other.to_string()),
     };
     if text.contains(BUDGET_EXHAUSTED) {

@@ -54,6 +54,10 @@ pub struct LuaMod {
     pub rng: Rc<ModRng>,
     /// `ctx.rng` for `encounter.roll` wrappers (see [`crate::sandbox::RngHandle`]).
     pub rng_handle: mlua::AnyUserData,
+    /// Static strings interned for the raw stack pushes ([`crate::stack`]).
+    pub keys: Rc<crate::stack::KeyCache>,
+    /// Compiled [`crate::link::ENTRY_FACTORY`]: makes each link's `entry(gen, …)`.
+    pub entry_factory: Function,
     /// The state's own `string.format` (captured before the mod runs) for printf-style logs.
     pub format: Function,
     /// One-time warnings already given (unknown hooks, registries).
@@ -205,6 +209,13 @@ impl LuaHost {
             .get::<Table>("string")
             .and_then(|s| s.get("format"))
             .map_err(|e| short(&e))?;
+        let entry_factory = sb
+            .lua
+            .load(crate::link::ENTRY_FACTORY)
+            .set_name("=pallet-next")
+            .set_mode(mlua::chunk::ChunkMode::Text)
+            .into_function()
+            .map_err(|e| short(&e))?;
         let module = Rc::new(LuaMod {
             id: m.id.clone(),
             version: m.version.clone(),
@@ -217,6 +228,8 @@ impl LuaHost {
             content: ctx.content.clone(),
             rng: sb.rng,
             rng_handle: sb.rng_handle,
+            entry_factory,
+            keys: Rc::new(crate::stack::KeyCache::default()),
             format,
             warned: RefCell::new(BTreeSet::new()),
             instructions: sb.instructions,

@@ -14,6 +14,9 @@ pub mod host;
 pub mod link;
 pub mod modapi;
 pub mod sandbox;
+pub mod stack;
+#[cfg(test)]
+mod stack_tests;
 
 pub use clock::Clock;
 pub use host::{LuaHost, LuaMonitor};

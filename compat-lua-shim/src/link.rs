@@ -1,6 +1,5 @@
-//! Lua functions on the buses: [`LuaLink`] (a `hooks:wrap` wrapper) and [`LuaListener`] (an
-//! `events:on` listener), both implementing the api's value-level host interfaces, so Lua and
-//! Rhai links sit in one chain ordered by the one rule.
+//! Lua functions on the buses: typed hook links (a `hooks:wrap` wrapper) and [`LuaListener`]
+//! (an `events:on` listener), so Lua and Rhai links sit in one chain ordered by the one rule.
 //!
 //! **`next` (the Lua engine's rules, reference §1.2).** The wrapper is called as
 //! `fn(next, a1, …, an)` with the hook's parameters in catalog order (nil holes kept: the
@@ -16,139 +15,512 @@
 //! `file:line`. A downstream failure never reaches the wrapper as an error: the bus has already
 //! contained it. A budget stop raises inside the wrapper as soon as downstream returns.
 //!
-//! `next` is created per call inside `Lua::scope`, so it can borrow the bus's `&mut dyn
-//! ValueNext` without any `unsafe`: mlua invalidates it when the scope ends.
+//! # The hot path (issue 10's `lua_link` bench)
+//!
+//! Each link is installed on the typed bus directly (`Runtime::wrap::<H>`, through the
+//! [`TYPED`] table of catalog hooks), not through the api's value-level glue, so that:
+//!
+//! * the typed arguments are serialized **straight onto the Lua stack** ([`crate::stack`]) —
+//!   no `Value` tree, no registry reference per table;
+//! * `next` is a **persistent** Rust function created once per link (at `wrap` time). The
+//!   link's current `Next` is lent to it through the link's [`NextSlot`], a stack of frames
+//!   (one per running invocation of this link, so re-entrant dispatch and nested `next` across
+//!   Lua ↔ Rhai work). Per call the only Lua object made besides the arguments is a small Lua
+//!   closure, `function(...) return raw(gen, ...) end`, that tags `next` with its invocation's
+//!   generation: a `next` kept past its call carries a generation no running frame has, and is
+//!   refused.
+//!
+//! Everything else (answers, `next(a, …)` arguments, listeners) goes through `Value`
+//! ([`crate::convert`]) under the hooks' own result rules.
 
+use std::cell::{Cell, RefCell};
+use std::marker::PhantomData;
+use std::os::raw::c_int;
 use std::rc::Rc;
 
-use mlua::{Function, Lua, MultiValue, Value as LuaValue};
+use mlua::state::RawLua;
+use mlua::{
+    ffi, FromLua, FromLuaMulti, Function, IntoLuaMulti, Lua, MultiValue, Value as LuaValue,
+};
 use pallet_api::budget::{BUDGET_EXHAUSTED, DISPATCH_LIMIT};
+use pallet_api::catalog::hooks;
 use pallet_api::catalog::HookInfo;
 use pallet_api::events::ListenerResult;
-use pallet_api::script::{ScriptLink, ScriptListener, ValueNext};
-use pallet_api::{LinkError, Value};
+use pallet_api::hooks::{Hook, LinkResult, Next};
+use pallet_api::script::{ArgList, ScriptHook, ScriptListener};
+use pallet_api::{HookHandle, LinkError, Runtime, Value};
+use serde::Serialize;
 
 use crate::convert::{from_lua, from_lua_data_only, to_lua};
-use crate::errors::{short, BUDGET_MESSAGE};
-use crate::host::LuaMod;
+use crate::errors::{short, BUDGET_MESSAGE, NEXT_REENTRANT, NEXT_STALE};
+use crate::host::{HostShared, LuaMod};
 use crate::sandbox::{budget_stopped, Unlimited, MAX_NESTING};
+use crate::stack::{self, KeyCache};
 
 /// Hooks whose `ctx` carried the engine's RNG in the Lua engine; the shim supplies `ctx.rng`
 /// there (a userdata, so it never crosses back into the engine through `next`).
 const RNG_HOOKS: &[&str] = &["encounter.roll"];
 
-/// One Lua function installed as a hook link.
-pub struct LuaLink {
-    pub(crate) f: Function,
-    pub(crate) m: Rc<LuaMod>,
-    pub(crate) info: &'static HookInfo,
-}
+/// The per-link Lua side, compiled once per state: `entry(gen, …)` calls the mod's wrapper with
+/// a `next` tagged by `gen` (see the module docs).
+pub(crate) const ENTRY_FACTORY: &str = r#"
+local f, raw = ...
+return function(gen, ...)
+  return f(function(...) return raw(gen, ...) end, ...)
+end
+"#;
 
-/// Spread a hook result into Lua return values (multi-value hooks are lists of `out_arity`).
-fn results(lua: &Lua, v: &Value, arity: usize) -> mlua::Result<MultiValue> {
-    match v {
-        Value::List(items) if arity > 1 => {
-            let mut out = MultiValue::with_capacity(items.len());
-            for item in items {
-                out.push_back(to_lua(lua, item)?);
-            }
-            Ok(out)
-        }
-        other => Ok(MultiValue::from_iter([to_lua(lua, other)?])),
-    }
-}
+/// Installs a Lua link for one catalog hook type.
+type WrapFn =
+    fn(&Runtime, &Rc<LuaMod>, &'static HookInfo, Function, i32) -> mlua::Result<HookHandle>;
 
-/// A wrapper's return values as one hook answer.
-fn answer(values: MultiValue, arity: usize) -> Result<Value, String> {
-    if arity > 1 {
-        let mut items = Vec::with_capacity(arity);
-        let mut it = values.into_iter();
-        for _ in 0..arity {
-            items.push(from_lua(&it.next().unwrap_or(LuaValue::Nil)).map_err(|e| e.0)?);
-        }
-        Ok(Value::List(items))
-    } else {
-        from_lua(values.front().unwrap_or(&LuaValue::Nil)).map_err(|e| e.0)
-    }
-}
-
-fn call_next(
-    lua: &Lua,
-    next: &mut dyn ValueNext,
-    args: MultiValue,
-    info: &HookInfo,
-    m: &LuaMod,
-) -> mlua::Result<MultiValue> {
-    let outcome = if args.is_empty() {
-        next.call()
-    } else {
-        let mut values = Vec::with_capacity(args.len());
-        for (i, a) in args.iter().enumerate() {
-            // Data only: a `ctx` handed back to `next` still carries the shim's `ctx.rng`.
-            let v = from_lua_data_only(a).map_err(|e| {
-                mlua::Error::runtime(format!(
-                    "bad argument #{} to next of hook {} ({}): {e}",
-                    i + 1,
-                    info.name,
-                    info.params.get(i).copied().unwrap_or("extra")
-                ))
-            })?;
-            values.push(v);
-        }
-        next.call_with(values)
+macro_rules! typed_hooks {
+    ($($ty:ident),+ $(,)?) => {
+        /// Every catalog hook a Lua wrapper can go on, with its typed installer. A test checks
+        /// it lists exactly the catalog's hooks (`pallet_api::catalog::HOOKS`).
+        pub const TYPED: &[(&str, WrapFn)] = &[
+            $((<hooks::$ty as Hook>::NAME, wrap_typed::<hooks::$ty> as WrapFn)),+
+        ];
     };
-    if budget_stopped(&m.host.budget) {
-        return Err(mlua::Error::runtime(BUDGET_EXHAUSTED));
-    }
-    match outcome {
-        Ok(v) => {
-            let _unlimited = Unlimited::new(lua, m.host.memory_limit.get());
-            results(lua, &v, info.out_arity)
-        }
-        Err(e) => Err(mlua::Error::runtime(format!(
-            "next of hook {}: {e} (callback signature {})",
-            info.name, info.signature
+}
+
+typed_hooks![
+    MapOccupancyAllowed,
+    BattleFieldResidual,
+    CatchPartyFull,
+    ExpGain,
+    EncounterRoll,
+    CatchRate,
+    BattleDamage,
+    BattleAccuracy,
+    BattleCrit,
+    TrainerParty,
+    EvolutionCheck,
+    BattleExpAward,
+    SaveWrite,
+    MovementCollision,
+    WarpDestination,
+];
+
+/// Install Lua function `f` of mod `m` as a link on the catalog hook `info`.
+pub fn wrap(
+    rt: &Runtime,
+    m: &Rc<LuaMod>,
+    info: &'static HookInfo,
+    f: Function,
+    priority: i32,
+) -> mlua::Result<HookHandle> {
+    match TYPED.iter().find(|(name, _)| *name == info.name) {
+        Some((_, install)) => install(rt, m, info, f, priority),
+        None => Err(mlua::Error::runtime(format!(
+            "hook {} has no Lua binding in this build",
+            info.name
         ))),
     }
 }
 
-impl ScriptLink for LuaLink {
-    fn call(&self, next: &mut dyn ValueNext, args: Vec<Value>) -> Result<Value, LinkError> {
+// ----- the frames behind the persistent `next` -----------------------------------------------
+
+/// One running invocation of a link: the `Next` it lends to its Lua `next`.
+#[derive(Clone, Copy)]
+struct Frame {
+    /// `*mut Next<'_, H>` of the invocation, type- and lifetime-erased (see [`NextSlot`]).
+    next: *mut (),
+    gen: u64,
+    /// The invocation's `next` is running (its downstream is executing).
+    busy: bool,
+}
+
+/// The frames of one link's running invocations, innermost last.
+///
+/// Safety argument for the one raw pointer: a frame is pushed by [`TypedLink::call`] right
+/// before it calls into Lua and popped (by [`FrameGuard`], also on unwind) right after, while
+/// that call holds the exclusive `&mut Next` the pointer came from and does not touch it in
+/// Rust. The Lua `next` dereferences the pointer only when its generation matches the
+/// innermost frame and that frame is not `busy` (so there is never a second `&mut` to the same
+/// `Next`), and only for the duration of its own call.
+#[derive(Default)]
+pub(crate) struct NextSlot {
+    frames: RefCell<Vec<Frame>>,
+    gen: Cell<u64>,
+}
+
+struct FrameGuard<'a> {
+    slot: &'a NextSlot,
+    depth: usize,
+}
+
+impl Drop for FrameGuard<'_> {
+    fn drop(&mut self) {
+        self.slot.frames.borrow_mut().truncate(self.depth);
+    }
+}
+
+struct BusyGuard<'a> {
+    slot: &'a NextSlot,
+    index: usize,
+}
+
+impl Drop for BusyGuard<'_> {
+    fn drop(&mut self) {
+        if let Some(frame) = self.slot.frames.borrow_mut().get_mut(self.index) {
+            frame.busy = false;
+        }
+    }
+}
+
+impl NextSlot {
+    fn push(&self, next: *mut ()) -> (u64, FrameGuard<'_>) {
+        let gen = self.gen.get() + 1;
+        self.gen.set(gen);
+        let mut frames = self.frames.borrow_mut();
+        let depth = frames.len();
+        frames.push(Frame {
+            next,
+            gen,
+            busy: false,
+        });
+        (gen, FrameGuard { slot: self, depth })
+    }
+
+    /// The `Next` of the running invocation tagged `gen`, marked busy until the guard drops.
+    fn enter(&self, gen: f64) -> mlua::Result<(*mut (), BusyGuard<'_>)> {
+        let mut frames = self.frames.borrow_mut();
+        let index = frames.len().wrapping_sub(1);
+        if let Some(top) = frames.get_mut(index).filter(|top| top.gen as f64 == gen) {
+            if top.busy {
+                return Err(mlua::Error::runtime(NEXT_REENTRANT));
+            }
+            top.busy = true;
+            return Ok((top.next, BusyGuard { slot: self, index }));
+        }
+        if frames.iter().any(|f| f.gen as f64 == gen) {
+            Err(mlua::Error::runtime(NEXT_REENTRANT))
+        } else {
+            Err(mlua::Error::runtime(NEXT_STALE))
+        }
+    }
+}
+
+// ----- a typed link --------------------------------------------------------------------------
+
+/// One Lua function installed as a link on hook `H`.
+struct TypedLink<H> {
+    /// `entry(gen, …)` (see [`ENTRY_FACTORY`]).
+    entry: Function,
+    m: Rc<LuaMod>,
+    slot: Rc<NextSlot>,
+    _hook: PhantomData<fn() -> H>,
+}
+
+fn wrap_typed<H>(
+    rt: &Runtime,
+    m: &Rc<LuaMod>,
+    info: &'static HookInfo,
+    f: Function,
+    priority: i32,
+) -> mlua::Result<HookHandle>
+where
+    H: ScriptHook,
+    H::Args: Serialize,
+{
+    let slot = Rc::new(NextSlot::default());
+    let raw = persistent_next::<H>(&m.lua, slot.clone(), m.host.clone(), m.keys.clone(), info)?;
+    let entry: Function = m.entry_factory.call((f, raw))?;
+    let link = TypedLink::<H> {
+        entry,
+        m: m.clone(),
+        slot,
+        _hook: PhantomData,
+    };
+    Ok(rt.wrap::<H, _>(&m.id, priority, move |next, args| link.call(next, args)))
+}
+
+impl<H> TypedLink<H>
+where
+    H: ScriptHook,
+    H::Args: Serialize,
+{
+    fn call(&self, next: &mut Next<'_, H>, args: &H::Args) -> LinkResult<H::Out> {
         let m = &*self.m;
         too_deep(m)?;
-        let _frame = m.host.budget.enter(DISPATCH_LIMIT);
-        let lua = &m.lua;
-        let info = self.info;
-        let limit = m.host.memory_limit.get();
-        let outcome = lua.scope(|scope| {
-            let unlimited = Unlimited::new(lua, limit);
-            let next_fn = scope
-                .create_function_mut(|lua, a: MultiValue| call_next(lua, &mut *next, a, info, m))?;
-            let mut argv = MultiValue::with_capacity(args.len() + 1);
-            argv.push_back(LuaValue::Function(next_fn));
-            for (i, v) in args.iter().enumerate() {
-                let value = to_lua(lua, v)?;
-                if let (true, LuaValue::Table(t)) = (
-                    info.params.get(i) == Some(&"ctx") && RNG_HOOKS.contains(&info.name),
-                    &value,
-                ) {
-                    t.raw_set("rng", m.rng_handle.clone())?;
-                }
-                argv.push_back(value);
-            }
-            drop(unlimited);
-            self.f.call::<MultiValue>(argv)
-        });
+        let _budget = m.host.budget.enter(DISPATCH_LIMIT);
+        let (gen, frame) = self.slot.push(next as *mut Next<'_, H> as *mut ());
+        let push = CallArgs::<H> {
+            lua: &m.lua,
+            keys: &m.keys,
+            limit: m.host.memory_limit.get(),
+            gen,
+            args,
+            rng: RNG_HOOKS.contains(&H::NAME).then_some(&m.rng_handle),
+        };
+        let outcome = if H::OUT_ARITY > 1 {
+            self.entry
+                .call::<MultiValue>(push)
+                .map(|values| answer_many(values, H::OUT_ARITY))
+        } else {
+            self.entry
+                .call::<LuaValue>(push)
+                .map(|value| from_lua(&value).map_err(|e| e.0))
+        };
+        drop(frame);
         match outcome {
-            Ok(values) => answer(values, info.out_arity).map_err(|e| {
-                LinkError::from(format!(
-                    "returned a value that cannot cross into the engine: {e}"
-                ))
-            }),
+            Ok(Ok(value)) => {
+                H::out_from_value(value).map_err(|e| LinkError::from(format!("bad result: {e}")))
+            }
+            Ok(Err(e)) => Err(LinkError::from(format!(
+                "returned a value that cannot cross into the engine: {e}"
+            ))),
             Err(e) => Err(m.failure(&e)),
         }
     }
 }
+
+/// A wrapper's return values as one hook answer of `arity` values.
+fn answer_many(values: MultiValue, arity: usize) -> Result<Value, String> {
+    let mut items = Vec::with_capacity(arity);
+    let mut it = values.into_iter();
+    for _ in 0..arity {
+        items.push(from_lua(&it.next().unwrap_or(LuaValue::Nil)).map_err(|e| e.0)?);
+    }
+    Ok(Value::List(items))
+}
+
+/// The arguments of one `entry(gen, …)` call, pushed straight onto the Lua stack.
+struct CallArgs<'a, H: Hook> {
+    lua: &'a Lua,
+    keys: &'a KeyCache,
+    limit: usize,
+    gen: u64,
+    args: &'a H::Args,
+    rng: Option<&'a mlua::AnyUserData>,
+}
+
+impl<H> CallArgs<'_, H>
+where
+    H: ScriptHook,
+    H::Args: Serialize,
+{
+    fn ctx_position() -> Option<usize> {
+        <H::Args as ArgList>::NAMES.iter().position(|n| *n == "ctx")
+    }
+
+    fn values(&self) -> mlua::Result<Vec<Value>> {
+        H::args_to_values(self.args)
+            .map_err(|e| mlua::Error::runtime(format!("argument conversion: {e}")))
+    }
+}
+
+impl<H> IntoLuaMulti for CallArgs<'_, H>
+where
+    H: ScriptHook,
+    H::Args: Serialize,
+{
+    /// The general path (mlua calls [`Self::push_into_stack_multi`] on calls; this one is
+    /// complete for any other use): through `Value`.
+    fn into_lua_multi(self, lua: &Lua) -> mlua::Result<MultiValue> {
+        let _unlimited = Unlimited::new(lua, self.limit);
+        let mut out = MultiValue::new();
+        out.push_back(LuaValue::Number(self.gen as f64));
+        for (i, v) in self.values()?.iter().enumerate() {
+            let value = to_lua(lua, v)?;
+            if let (Some(rng), LuaValue::Table(t)) = (self.rng, &value) {
+                if Self::ctx_position() == Some(i) {
+                    t.raw_set("rng", rng)?;
+                }
+            }
+            out.push_back(value);
+        }
+        Ok(out)
+    }
+
+    unsafe fn push_into_stack_multi(self, raw: &RawLua) -> mlua::Result<c_int> {
+        let state = raw.state();
+        let names = <H::Args as ArgList>::NAMES;
+        let count = names.len() as c_int + 1;
+        // SAFETY (this block): mlua calls this with the state locked and a stack guard that
+        // restores the top on error; the memory limit is lifted (`_unlimited`) for every push,
+        // as `crate::stack` requires; stack space is checked first.
+        if ffi::lua_checkstack(state, count + 2) == 0 {
+            return Err(mlua::Error::runtime("Lua stack overflow"));
+        }
+        let _unlimited = Unlimited::new(self.lua, self.limit);
+        let base = ffi::lua_gettop(state);
+        ffi::lua_pushnumber(state, self.gen as f64);
+        if stack::push_fields(state, self.keys, names, self.args).is_err() {
+            // Not positional as serialized (or not data): the `Value` path, which also names
+            // what failed.
+            ffi::lua_settop(state, base + 1);
+            for v in &self.values()? {
+                stack::push(state, self.keys, v)?;
+            }
+        }
+        if let (Some(rng), Some(pos)) = (self.rng, Self::ctx_position()) {
+            let index = base + 2 + pos as c_int;
+            if ffi::lua_type(state, index) == ffi::LUA_TTABLE {
+                ffi::lua_pushlstring_(state, c"rng".as_ptr(), 3);
+                raw.push(rng)?;
+                ffi::lua_rawset(state, index);
+            }
+        }
+        Ok(count)
+    }
+}
+
+// ----- the persistent `next` -----------------------------------------------------------------
+
+/// What the Lua `next` was called with: its invocation's generation, and the replacement
+/// arguments when there were any (`next()` → `None`).
+struct NextArgs {
+    gen: f64,
+    replace: Option<Vec<LuaValue>>,
+}
+
+fn generation(v: Option<&LuaValue>) -> f64 {
+    match v {
+        Some(LuaValue::Number(n)) => *n,
+        Some(LuaValue::Integer(i)) => *i as f64,
+        _ => f64::NAN,
+    }
+}
+
+impl FromLuaMulti for NextArgs {
+    fn from_lua_multi(values: MultiValue, _: &Lua) -> mlua::Result<Self> {
+        let mut it = values.into_iter();
+        let gen = generation(it.next().as_ref());
+        let rest: Vec<LuaValue> = it.collect();
+        Ok(NextArgs {
+            gen,
+            replace: (!rest.is_empty()).then_some(rest),
+        })
+    }
+
+    unsafe fn from_stack_args(
+        nargs: c_int,
+        _: usize,
+        _: Option<&str>,
+        raw: &RawLua,
+    ) -> mlua::Result<Self> {
+        let state = raw.state();
+        // SAFETY: mlua hands a callback its `nargs` arguments at the top of the stack.
+        let gen = if nargs >= 1 && ffi::lua_type(state, -nargs) == ffi::LUA_TNUMBER {
+            ffi::lua_tonumber(state, -nargs)
+        } else {
+            f64::NAN
+        };
+        if nargs <= 1 {
+            return Ok(NextArgs { gen, replace: None });
+        }
+        let mut values = Vec::with_capacity(nargs as usize - 1);
+        for i in 1..nargs {
+            values.push(LuaValue::from_stack(-nargs + i, raw)?);
+        }
+        Ok(NextArgs {
+            gen,
+            replace: Some(values),
+        })
+    }
+}
+
+/// Downstream's answer on its way back into Lua (spread for multi-value hooks).
+struct NextOut {
+    value: Value,
+    arity: usize,
+    keys: Rc<KeyCache>,
+    /// The memory limit stays lifted until the answer is pushed.
+    _unlimited: Unlimited,
+}
+
+impl IntoLuaMulti for NextOut {
+    fn into_lua_multi(self, lua: &Lua) -> mlua::Result<MultiValue> {
+        match &self.value {
+            Value::List(items) if self.arity > 1 => {
+                items.iter().map(|item| to_lua(lua, item)).collect()
+            }
+            other => Ok(MultiValue::from_iter([to_lua(lua, other)?])),
+        }
+    }
+
+    unsafe fn push_into_stack_multi(self, raw: &RawLua) -> mlua::Result<c_int> {
+        let state = raw.state();
+        // SAFETY: as in `CallArgs::push_into_stack_multi`; the limit is lifted by `self`.
+        match &self.value {
+            Value::List(items) if self.arity > 1 => {
+                if ffi::lua_checkstack(state, items.len() as c_int + 2) == 0 {
+                    return Err(mlua::Error::runtime("Lua stack overflow"));
+                }
+                for item in items {
+                    stack::push(state, &self.keys, item)?;
+                }
+                Ok(items.len() as c_int)
+            }
+            other => {
+                stack::push(state, &self.keys, other)?;
+                Ok(1)
+            }
+        }
+    }
+}
+
+fn persistent_next<H>(
+    lua: &Lua,
+    slot: Rc<NextSlot>,
+    host: Rc<HostShared>,
+    keys: Rc<KeyCache>,
+    info: &'static HookInfo,
+) -> mlua::Result<Function>
+where
+    H: ScriptHook,
+{
+    lua.create_function(move |lua, call: NextArgs| -> mlua::Result<NextOut> {
+        let (ptr, busy) = slot.enter(call.gen)?;
+        // SAFETY: see `NextSlot`: the frame is live (its invocation is running and lends us its
+        // `Next` for as long as we run), and `busy` rules out a second borrow.
+        let next = unsafe { &mut *(ptr as *mut Next<'_, H>) };
+        let out = match call.replace {
+            None => next.call(),
+            Some(values) => {
+                let mut args = Vec::with_capacity(values.len());
+                for (i, a) in values.iter().enumerate() {
+                    // Data only: a `ctx` handed back to `next` still carries the shim's `ctx.rng`.
+                    args.push(from_lua_data_only(a).map_err(|e| {
+                        mlua::Error::runtime(format!(
+                            "bad argument #{} to next of hook {} ({}): {e}",
+                            i + 1,
+                            info.name,
+                            info.params.get(i).copied().unwrap_or("extra")
+                        ))
+                    })?);
+                }
+                let args = H::args_from_values(args).map_err(|e| {
+                    mlua::Error::runtime(format!(
+                        "next of hook {}: bad arguments to next: {e} (callback signature {})",
+                        info.name, info.signature
+                    ))
+                })?;
+                next.call_with(args)
+            }
+        };
+        drop(busy);
+        if budget_stopped(&host.budget) {
+            return Err(mlua::Error::runtime(BUDGET_EXHAUSTED));
+        }
+        let value = H::out_to_value(&out).map_err(|e| {
+            mlua::Error::runtime(format!(
+                "next of hook {}: result conversion: {e} (callback signature {})",
+                info.name, info.signature
+            ))
+        })?;
+        Ok(NextOut {
+            value,
+            arity: H::OUT_ARITY,
+            keys: keys.clone(),
+            _unlimited: Unlimited::new(lua, host.memory_limit.get()),
+        })
+    })
+}
+
+// ----- listeners -----------------------------------------------------------------------------
 
 /// One Lua function installed as an event listener.
 pub struct LuaListener {
@@ -204,5 +576,19 @@ fn root(e: &mlua::Error) -> &mlua::Error {
             root(cause)
         }
         other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn every_catalog_hook_has_a_typed_lua_binding() {
+        let typed: BTreeSet<&str> = TYPED.iter().map(|(n, _)| *n).collect();
+        let catalog: BTreeSet<&str> = pallet_api::catalog::HOOKS.iter().map(|h| h.name).collect();
+        assert_eq!(typed, catalog);
+        assert_eq!(typed.len(), TYPED.len());
     }
 }

@@ -36,7 +36,7 @@ use pallet_api::Value;
 
 use crate::convert::{from_lua, to_lua};
 use crate::host::LuaMod;
-use crate::link::{LuaLink, LuaListener};
+use crate::link::LuaListener;
 
 fn gone() -> mlua::Error {
     mlua::Error::runtime("the mod is unloaded")
@@ -88,12 +88,7 @@ impl UserData for Hooks {
                     );
                     return lua.create_function(|_, ()| Ok(false));
                 };
-                let link = Rc::new(LuaLink {
-                    f,
-                    m: m.clone(),
-                    info,
-                });
-                let handle = (info.wrap_script)(&rt, &m.id, priority(prio), link);
+                let handle = crate::link::wrap(&rt, &m, info, f, priority(prio))?;
                 let weak_rt = Rc::downgrade(&rt);
                 lua.create_function(move |_, ()| {
                     Ok(weak_rt

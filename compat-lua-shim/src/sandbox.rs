@@ -85,20 +85,24 @@ pub struct Sandbox {
 /// allocated per insert, then collected): converting a 20-value context cost ~100 000
 /// instructions. The host's own conversions are bounded by the engine data being converted, so
 /// they run unprotected; the mod's code always runs under the limit (the guard is dropped before
-/// any Lua code is called, and re-taken around conversions inside host callbacks).
-pub struct Unlimited<'a> {
-    lua: &'a Lua,
+/// any Lua code is called, and re-taken around conversions inside host callbacks). The raw
+/// stack pushes of [`crate::stack`] rely on it: without a limit no allocation raises.
+pub struct Unlimited {
+    lua: Lua,
     limit: usize,
 }
 
-impl<'a> Unlimited<'a> {
-    pub fn new(lua: &'a Lua, limit: usize) -> Self {
+impl Unlimited {
+    pub fn new(lua: &Lua, limit: usize) -> Self {
         let _ = lua.set_memory_limit(0);
-        Unlimited { lua, limit }
+        Unlimited {
+            lua: lua.clone(),
+            limit,
+        }
     }
 }
 
-impl Drop for Unlimited<'_> {
+impl Drop for Unlimited {
     fn drop(&mut self) {
         let _ = self.lua.set_memory_limit(self.limit);
     }

@@ -284,3 +284,53 @@ fn recursive_and_fanning_emits_are_stopped() {
     env.rt.remove_owner("echo");
     assert_intact(&env);
 }
+
+#[test]
+fn a_link_re_entered_by_a_nested_dispatch_keeps_each_next_to_its_own_call() {
+    // The same Lua link runs twice at once: vanilla of the outer dispatch raises the hook
+    // again. Each invocation's `next` reaches its own downstream; the outer `next`, called from
+    // the inner invocation while it is still running, is refused as re-entrant.
+    let env = load(
+        &[],
+        vec![
+            bystander(),
+            lua_mod(
+                "nest",
+                r#"return function(mod)
+                    local depth, outer = 0, nil
+                    mod.hooks:wrap("exp.gain", function(next, ctx)
+                      depth = depth + 1
+                      if depth == 1 then
+                        outer = next
+                        local v = next()
+                        depth = depth - 1
+                        return v + ctx.level
+                      end
+                      local ok, err = pcall(outer)
+                      mod.log:info("outer next from inner: %s %s", tostring(ok), tostring(err))
+                      local v = next()
+                      depth = depth - 1
+                      return v + 1000 * ctx.level
+                    end, 10)
+                  end"#,
+            ),
+        ],
+    );
+    env.assert_loaded("nest");
+    let rt = env.rt.clone();
+    let out = env
+        .rt
+        .call::<ExpGain>(exp_args(5), |_| rt.call::<ExpGain>(exp_args(6), |_| 7) + 10);
+    // inner: 7 + 1 (bystander) + 6000; outer vanilla: + 10; outer: + 1 (bystander) + 5.
+    assert_eq!(out, 7 + 1 + 6000 + 10 + 1 + 5);
+    let feed = env.feed();
+    assert!(
+        feed.iter()
+            .any(|l| l.starts_with("[nest] outer next from inner: false")
+                && l.contains("next cannot be called re-entrantly")),
+        "{feed:?}"
+    );
+    // The kept `next` is stale once both calls are over.
+    assert_eq!(exp_gain(&env.rt, 100).0, 100 + 1 + 5);
+    assert_intact(&env);
+}
