@@ -662,8 +662,72 @@ fn replace_leaf(v: &mut Value, mut k: usize, with: &Value) -> usize {
     seen
 }
 
+/// Every numeric leaf of the battle model outside the parties (battlers, sides, counters).
+fn numeric_paths(v: &Value, path: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+    match v {
+        Value::Map(m) => {
+            for (k, c) in m {
+                if path.is_empty()
+                    && (k == "playerParty" || k == "enemyParty" || k == "captureStore")
+                {
+                    continue;
+                }
+                path.push(k.clone());
+                numeric_paths(c, path, out);
+                path.pop();
+            }
+        }
+        Value::List(l) => {
+            for (i, c) in l.iter().enumerate() {
+                path.push(i.to_string());
+                numeric_paths(c, path, out);
+                path.pop();
+            }
+        }
+        Value::Int(_) => out.push(path.clone()),
+        _ => {}
+    }
+}
+
+fn at_path<'v>(v: &'v mut Value, path: &[String]) -> &'v mut Value {
+    path.iter().fold(v, |v, k| match v {
+        Value::Map(m) => m.get_mut(k).unwrap(),
+        Value::List(l) => &mut l[k.parse::<usize>().unwrap()],
+        _ => unreachable!(),
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// One numeric field of the battle state (a battler counter, a stat, a stage, a slot, a
+    /// side flag, the turn…) set to an arbitrary byte-sized or word-sized value: rejected
+    /// without mutation, or restored exactly, and the battle then plays to its end without a
+    /// panic.
+    #[test]
+    fn odd_but_accepted_battle_numbers_play_out(
+        pick in any::<prop::sample::Index>(),
+        value in prop_oneof![0i64..=255, 0i64..=65_535, -8i64..=8],
+    ) {
+        let (mut game, a, _) = fixture();
+        let before = live(&game);
+        let mut v = a.to_value().unwrap();
+        let Value::Map(root) = &mut v else { unreachable!() };
+        let Some(Value::Map(runtime)) = root.get_mut("runtime") else { unreachable!() };
+        let model = runtime.get_mut("battle").unwrap();
+        let mut paths = Vec::new();
+        numeric_paths(model, &mut Vec::new(), &mut paths);
+        let path = &paths[pick.index(paths.len())];
+        *at_path(model, path) = Value::Int(value);
+        match checkpoint::restore_value(&mut game, &v) {
+            Err(_) => prop_assert_eq!(live(&game), before),
+            Ok(()) => {
+                let cp = Checkpoint::from_value(v).unwrap();
+                prop_assert_eq!(checkpoint::capture(&mut game).unwrap(), cp);
+                play_out(&mut game);
+            }
+        }
+    }
 
     /// Random byte corruptions of a battle checkpoint either fail to decode, are rejected with
     /// the live game untouched, or restore a record that recaptures exactly and plays on.

@@ -32,6 +32,10 @@ use crate::save::record::MonRecord;
 /// `phase` of every captured battle: the player's choice between rounds (the reference's
 /// `"menu"`), the only safe boundary.
 pub const PHASE_MENU: &str = "menu";
+/// Highest turn counter a record may hold (the battle adds one per round).
+pub const MAX_TURN: u32 = 1_000_000;
+/// Most Pay Day money a battle holds (the cartridge's money cap).
+pub const MAX_PAY_DAY: u32 = 999_999;
 /// `origin.kind` of a wild battle.
 pub const ORIGIN_WILD: &str = "wild_encounter";
 /// `origin.kind` of a trainer battle.
@@ -751,6 +755,9 @@ fn tokens_from(list: &[TokenRecord]) -> Result<Vec<Token>, CheckpointFailure> {
             if !t.data.values().all(finite) {
                 return Err(content(format!("token {} holds a non-finite number", t.id)));
             }
+            if t.turns.is_some_and(|n| n < 0) {
+                return Err(content(format!("token {} has negative turns", t.id)));
+            }
             Ok(Token {
                 id: t.id.clone(),
                 turns: t.turns,
@@ -884,6 +891,10 @@ pub(crate) fn rebuild(model: &BattleModel, map: &str) -> Result<BattleSession, C
         .has(flag::RECHARGE | flag::RAGE | flag::THRASHING | flag::CHARGING)
     {
         return Err(bad("the player's action is locked: not a menu boundary"));
+    }
+    // Counters the battle keeps adding to (a record may not start them near overflow).
+    if model.turn > MAX_TURN || model.pay_day > MAX_PAY_DAY {
+        return Err(content("turn or Pay Day money out of range"));
     }
     let level_ups = indices_to_bits(&model.leveled_up, player.party.len())
         .ok_or_else(|| bad("leveledUp is not ascending party indices"))?;
