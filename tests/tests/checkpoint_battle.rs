@@ -612,6 +612,35 @@ fn a_damage_wrapper_survives_capture_and_restore() {
     assert_eq!(rt.hook_chain(<BattleDamage as Hook>::ID).len(), 1);
 }
 
+#[test]
+fn injected_battle_reconstruction_failure_rolls_back() {
+    use pallet_engine::checkpoint::{inject_fault, Fault};
+    let mut game = wild_midway(Rc::new(Runtime::new()));
+    let restored = Rc::new(Cell::new(0u32));
+    let r = Rc::clone(&restored);
+    game.rt
+        .on::<events::CheckpointRestored, _>("t", 0, move |_| {
+            r.set(r.get() + 1);
+            Ok(())
+        });
+    let a = checkpoint::capture(&mut game).unwrap();
+    play(&mut game, &PLAN, 1);
+    let before = live(&game);
+    inject_fault(Some(Fault::CorruptParty));
+    let err = checkpoint::restore(&mut game, &a).unwrap_err();
+    assert_eq!(err.code, CheckpointCode::RestoreFailed);
+    assert!(err.message.contains("$.save.party.1.hp"), "{}", err.message);
+    assert_eq!(live(&game), before, "rolled back to the battle as it was");
+    assert_eq!(game.mode, Mode::Battle);
+    inject_fault(Some(Fault::CorruptPartyAndRollback));
+    assert_eq!(
+        checkpoint::restore(&mut game, &a).unwrap_err().code,
+        CheckpointCode::RollbackFailed
+    );
+    assert_eq!(restored.get(), 0, "no event for a failed restore");
+    inject_fault(None);
+}
+
 fn fixture() -> (Game, Checkpoint, Vec<u8>) {
     let mut game = wild_midway(Rc::new(Runtime::new()));
     let a = checkpoint::capture(&mut game).unwrap();
