@@ -72,3 +72,75 @@ fn mods_check_compiles_lua_without_running_it() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn pallet_run_loads_the_bundled_lua_example_by_default() {
+    let opts = ModsOptions::default();
+    let out = play_with_mods(GameVersion::Red, 1, MAIN_SCENARIO, Some(&opts)).unwrap();
+    let t = &out.transcript;
+    assert!(t.contains(", trail-journal], failed 0"), "{t}");
+    // Its listener, its `encounter.roll` wrapper (Lua, on the live chain) and its save counter.
+    assert!(
+        t.contains("[trail-journal] first visit: REDS_HOUSE_1F (places visited: 1)"),
+        "{t}"
+    );
+    assert!(
+        t.contains("[trail-journal] first visit: ROUTE_1 (places visited: 3)"),
+        "{t}"
+    );
+    let wild = t
+        .find("[trail-journal] wild ")
+        .expect("the Lua encounter.roll wrapper saw vanilla's encounter");
+    assert!(
+        t[wild..].starts_with("[trail-journal] wild PIDGEY (L3) in the grass of ROUTE_1"),
+        "{t}"
+    );
+    assert!(
+        t[wild..].contains("[trail-journal] battles: 1 won, 0 lost, 0 fled, 1 caught"),
+        "{t}"
+    );
+    // The wrapper hands vanilla's answer back unchanged: without the bundled mods the game
+    // plays the same (every other transcript line is identical).
+    let plain =
+        play_with_mods(
+            GameVersion::Red,
+            1,
+            MAIN_SCENARIO,
+            Some(&ModsOptions {
+                dirs: vec![
+                    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/mods/trail-journal")
+                ],
+                no_default_mods: true,
+                ..ModsOptions::default()
+            }),
+        )
+        .unwrap();
+    let without = play_with_mods(
+        GameVersion::Red,
+        1,
+        MAIN_SCENARIO,
+        Some(&ModsOptions {
+            no_default_mods: true,
+            ..ModsOptions::default()
+        }),
+    )
+    .unwrap();
+    let game_lines = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| !l.starts_with("[trail-journal]") && !l.starts_with("mods: loaded"))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(
+        game_lines(&plain.transcript),
+        game_lines(&without.transcript)
+    );
+    assert!(
+        plain.transcript.contains("[trail-journal] wild "),
+        "{}",
+        plain.transcript
+    );
+    // Deterministic.
+    let again = play_with_mods(GameVersion::Red, 1, MAIN_SCENARIO, Some(&opts)).unwrap();
+    assert_eq!(out.transcript, again.transcript);
+}

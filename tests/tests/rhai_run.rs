@@ -15,7 +15,7 @@ fn bundled_examples_run_with_the_main_scenario() {
     let out =
         play_with_mods(GameVersion::Red, 1, MAIN_SCENARIO, Some(&opts)).expect("scenario passes");
     let t = &out.transcript;
-    assert!(t.contains("mods: loaded 8 [berry-items, boot-counter, dock-stay, dock-watch, event-logger, lucky-exp, sandstorm, seventh-catch], failed 0"), "{t}");
+    assert!(t.contains("mods: loaded 9 [berry-items, boot-counter, dock-stay, dock-watch, event-logger, lucky-exp, sandstorm, seventh-catch, trail-journal], failed 0"), "{t}");
     assert!(
         t.contains("[boot-counter] boot number 1 of this save"),
         "{t}"

@@ -80,6 +80,13 @@ pub const BUNDLED: &[BundledMod] = &[
             file!("seventh-catch", "main.rhai"),
         ],
     },
+    BundledMod {
+        dir: "trail-journal",
+        files: &[
+            file!("trail-journal", "manifest.json"),
+            file!("trail-journal", "main.lua"),
+        ],
+    },
 ];
 
 impl BundledMod {
@@ -104,6 +111,11 @@ impl BundledMod {
             Err(_) => false,
         };
         c
+    }
+
+    /// Is this a legacy Lua mod (a `.lua` entry, run by the compat shim)?
+    pub fn is_lua(&self) -> bool {
+        matches!(&self.candidate().manifest, Ok(p) if p.manifest.entry.ends_with(".lua"))
     }
 
     /// The manifest id (the folder name when the manifest does not parse).

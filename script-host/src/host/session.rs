@@ -55,7 +55,7 @@ impl ModSession {
         }
         let mut host = RhaiHost::new(rt);
         // Legacy Lua mods (`.lua` entries) run on the Lua shim, on the same runtime and budget.
-        let lua = pallet_compat_lua::LuaHost::new(rt);
+        let mut lua = pallet_compat_lua::LuaHost::new(rt);
         lua.set_game(game);
         // `datasets.open` (RFC 0015): the service behind it is allocated on the first open only.
         if let Ok(root) = crate::cmd_import::cache_dir(opts.cache.as_deref()) {
@@ -75,7 +75,11 @@ impl ModSession {
                 if user_ids.contains(&id) {
                     continue;
                 }
-                host.add_embedded(&id, b.file_map());
+                if b.is_lua() {
+                    lua.add_embedded(&id, b.file_map());
+                } else {
+                    host.add_embedded(&id, b.file_map());
+                }
                 candidates.push(b.candidate());
             }
         }
