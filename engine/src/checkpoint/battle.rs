@@ -1005,3 +1005,62 @@ pub(crate) fn boundary_refusal(session: &BattleSession) -> Option<CheckpointCode
         || b.locked(crate::battle::Side::Player);
     busy.then_some(CheckpointCode::BattlePhaseBusy)
 }
+
+#[cfg(test)]
+mod tests {
+    use pallet_api::reasons::CheckpointCode;
+    use pallet_api::Runtime;
+
+    use super::boundary_refusal;
+    use crate::battle::{Action, Battle, BattleKind};
+    use crate::data::gen1;
+    use crate::game::BattleSession;
+    use crate::pokemon::{Dvs, Pokemon};
+    use crate::rng::Rng;
+
+    fn session() -> BattleSession {
+        let data = gen1();
+        let mon = |name: &str, level| {
+            Pokemon::new(
+                data,
+                data.species_by_name(name).unwrap(),
+                level,
+                Dvs::uniform(8),
+            )
+        };
+        let mut battle = Battle::new(
+            data,
+            BattleKind::Wild,
+            vec![mon("CHARMANDER", 20)],
+            vec![mon("RATTATA", 30)],
+            Rng::new(3),
+        );
+        battle.clear_rows();
+        BattleSession {
+            battle,
+            trainer_key: None,
+            prize: 0,
+        }
+    }
+
+    #[test]
+    fn queued_rows_and_link_rules_are_not_a_boundary() {
+        let mut s = session();
+        assert_eq!(boundary_refusal(&s), None);
+        // A round whose rows a front end has not drained yet (still being shown).
+        s.battle
+            .submit(&Runtime::new(), Action::Move(0), Action::Move(0))
+            .unwrap();
+        assert_eq!(s.battle.result(), None, "the first round decides nothing");
+        assert!(!s.battle.peek_rows().is_empty());
+        assert_eq!(boundary_refusal(&s), Some(CheckpointCode::BattlePhaseBusy));
+        s.battle.clear_rows();
+        assert_eq!(boundary_refusal(&s), None);
+        let mut s = session();
+        s.battle.set_link_rules(true);
+        assert_eq!(
+            boundary_refusal(&s),
+            Some(CheckpointCode::LinkBattleUnsupported)
+        );
+    }
+}
