@@ -17,6 +17,7 @@ mod owners;
 pub mod reasons;
 pub mod runtime;
 pub mod script;
+pub mod script_rng;
 pub mod semver;
 pub mod services;
 pub mod value;

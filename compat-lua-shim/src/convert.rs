@@ -16,7 +16,10 @@ use std::collections::BTreeMap;
 
 use mlua::{Lua, Table, UserData, Value as LuaValue};
 use pallet_api::content::merge;
+use pallet_api::script_rng::ScriptRng;
 use pallet_api::Value;
+
+use crate::sandbox::RngHandle;
 
 /// `mod.DELETE`: the patch sentinel, a userdata (immutable from Lua) that crosses into the
 /// engine as the api's delete marker `{__delete = true}`.
@@ -91,7 +94,7 @@ enum Functions {
 
 fn is_code(v: &LuaValue) -> bool {
     if let LuaValue::UserData(ud) = v {
-        if ud.is::<DeleteSentinel>() {
+        if ud.is::<DeleteSentinel>() || ud.is::<RngHandle>() {
             return false;
         }
     }
@@ -150,6 +153,14 @@ fn convert(
             table(t, depth, nodes, functions)
         }
         LuaValue::UserData(ud) if ud.is::<DeleteSentinel>() => Ok(merge::delete()),
+        // `ctx.rng` crosses back as its data form, with the state where the mod left it.
+        LuaValue::UserData(ud) if ud.is::<RngHandle>() => {
+            let state = ud
+                .borrow::<RngHandle>()
+                .map(|h| h.0.get().state())
+                .unwrap_or_default();
+            Ok(Value::map([(ScriptRng::MARKER, Value::Int(state))]))
+        }
         other => Err(CrossError(format!(
             "a {} cannot cross into the engine (only data: nil, booleans, numbers, strings, tables)",
             other.type_name()

@@ -52,8 +52,6 @@ pub struct LuaMod {
     pub options: ModOptions,
     pub content: ModContent,
     pub rng: Rc<ModRng>,
-    /// `ctx.rng` for `encounter.roll` wrappers (see [`crate::sandbox::RngHandle`]).
-    pub rng_handle: mlua::AnyUserData,
     /// Static strings interned for the raw stack pushes ([`crate::stack`]).
     pub keys: Rc<crate::stack::KeyCache>,
     /// Compiled [`crate::link::ENTRY_FACTORY`]: makes each link's `entry(gen, …)`.
@@ -227,7 +225,6 @@ impl LuaHost {
             options: ctx.options.clone(),
             content: ctx.content.clone(),
             rng: sb.rng,
-            rng_handle: sb.rng_handle,
             entry_factory,
             keys: Rc::new(crate::stack::KeyCache::default()),
             format,

@@ -48,17 +48,19 @@ use pallet_api::catalog::HookInfo;
 use pallet_api::events::ListenerResult;
 use pallet_api::hooks::{Hook, LinkResult, Next};
 use pallet_api::script::{ArgList, ScriptHook, ScriptListener};
+use pallet_api::script_rng::ScriptRng;
 use pallet_api::{HookHandle, LinkError, Runtime, Value};
 use serde::Serialize;
 
 use crate::convert::{from_lua, from_lua_data_only, to_lua};
 use crate::errors::{short, BUDGET_MESSAGE, NEXT_REENTRANT, NEXT_STALE};
 use crate::host::{HostShared, LuaMod};
-use crate::sandbox::{budget_stopped, Unlimited, MAX_NESTING};
+use crate::sandbox::{budget_stopped, RngHandle, Unlimited, MAX_NESTING};
 use crate::stack::{self, KeyCache};
 
-/// Hooks whose `ctx` carried the engine's RNG in the Lua engine; the shim supplies `ctx.rng`
-/// there (a userdata, so it never crosses back into the engine through `next`).
+/// Hooks whose `ctx` carries the engine-supplied RNG (`ctx.rng`, a
+/// [`ScriptRng`](pallet_api::script_rng::ScriptRng) in the catalog): the shim turns its data
+/// form `{__rng = state}` into the callable [`RngHandle`] the Lua engine's mods expect.
 const RNG_HOOKS: &[&str] = &["encounter.roll"];
 
 /// The per-link Lua side, compiled once per state: `entry(gen, …)` calls the mod's wrapper with
@@ -252,7 +254,7 @@ where
             limit: m.host.memory_limit.get(),
             gen,
             args,
-            rng: RNG_HOOKS.contains(&H::NAME).then_some(&m.rng_handle),
+            rng: RNG_HOOKS.contains(&H::NAME),
         };
         let outcome = if H::OUT_ARITY > 1 {
             self.entry
@@ -293,7 +295,8 @@ struct CallArgs<'a, H: Hook> {
     limit: usize,
     gen: u64,
     args: &'a H::Args,
-    rng: Option<&'a mlua::AnyUserData>,
+    /// Turn `ctx.rng` into an [`RngHandle`].
+    rng: bool,
 }
 
 impl<H> CallArgs<'_, H>
@@ -324,9 +327,12 @@ where
         out.push_back(LuaValue::Number(self.gen as f64));
         for (i, v) in self.values()?.iter().enumerate() {
             let value = to_lua(lua, v)?;
-            if let (Some(rng), LuaValue::Table(t)) = (self.rng, &value) {
+            if let (true, LuaValue::Table(t)) = (self.rng, &value) {
                 if Self::ctx_position() == Some(i) {
-                    t.raw_set("rng", rng)?;
+                    if let Some(state) = v.get("rng").and_then(|r| r.get(ScriptRng::MARKER)) {
+                        let rng = ScriptRng::from_state(state.as_exact_int().unwrap_or(0));
+                        t.raw_set("rng", lua.create_userdata(RngHandle::new(rng))?)?;
+                    }
                 }
             }
             out.push_back(value);
@@ -341,7 +347,7 @@ where
         // SAFETY (this block): mlua calls this with the state locked and a stack guard that
         // restores the top on error; the memory limit is lifted (`_unlimited`) for every push,
         // as `crate::stack` requires; stack space is checked first.
-        if ffi::lua_checkstack(state, count + 2) == 0 {
+        if ffi::lua_checkstack(state, count + 4) == 0 {
             return Err(mlua::Error::runtime("Lua stack overflow"));
         }
         let _unlimited = Unlimited::new(self.lua, self.limit);
@@ -355,16 +361,46 @@ where
                 stack::push(state, self.keys, v)?;
             }
         }
-        if let (Some(rng), Some(pos)) = (self.rng, Self::ctx_position()) {
+        if let (true, Some(pos)) = (self.rng, Self::ctx_position()) {
             let index = base + 2 + pos as c_int;
-            if ffi::lua_type(state, index) == ffi::LUA_TTABLE {
+            if let Some(rng) = rng_marker(state, index) {
+                let handle = self.lua.create_userdata(RngHandle::new(rng))?;
                 ffi::lua_pushlstring_(state, c"rng".as_ptr(), 3);
-                raw.push(rng)?;
+                raw.push(&handle)?;
                 ffi::lua_rawset(state, index);
             }
         }
         Ok(count)
     }
+}
+
+/// The [`ScriptRng`] in `t.rng.__rng` of the table at stack `index`, if there is one.
+///
+/// # Safety
+/// As in [`crate::stack`]: mlua lock held, limit lifted, two free stack slots; raw reads only
+/// (no metamethods), and the stack is left as it was.
+unsafe fn rng_marker(state: *mut ffi::lua_State, index: c_int) -> Option<ScriptRng> {
+    if ffi::lua_type(state, index) != ffi::LUA_TTABLE {
+        return None;
+    }
+    let top = ffi::lua_gettop(state);
+    ffi::lua_pushlstring_(state, c"rng".as_ptr(), 3);
+    ffi::lua_rawget(state, index);
+    let mut found = None;
+    if ffi::lua_type(state, -1) == ffi::LUA_TTABLE {
+        let marker = ScriptRng::MARKER;
+        ffi::lua_pushlstring_(
+            state,
+            marker.as_ptr() as *const std::os::raw::c_char,
+            marker.len(),
+        );
+        ffi::lua_rawget(state, -2);
+        if ffi::lua_type(state, -1) == ffi::LUA_TNUMBER {
+            found = Some(ScriptRng::from_state(ffi::lua_tonumber(state, -1) as i64));
+        }
+    }
+    ffi::lua_settop(state, top);
+    found
 }
 
 // ----- the persistent `next` -----------------------------------------------------------------
@@ -482,7 +518,8 @@ where
             Some(values) => {
                 let mut args = Vec::with_capacity(values.len());
                 for (i, a) in values.iter().enumerate() {
-                    // Data only: a `ctx` handed back to `next` still carries the shim's `ctx.rng`.
+                    // Data only (functions a mod left in a table are dropped); `ctx.rng` crosses
+                    // back as `{__rng = state}`.
                     args.push(from_lua_data_only(a).map_err(|e| {
                         mlua::Error::runtime(format!(
                             "bad argument #{} to next of hook {} ({}): {e}",

@@ -40,6 +40,7 @@ use mlua::{
     Value as LuaValue, VmState,
 };
 use pallet_api::budget::{DispatchBudget, BUDGET_EXHAUSTED};
+use pallet_api::script_rng::ScriptRng;
 use pallet_api::services::ModLog;
 
 use crate::clock::{self, Clock, ModClock};
@@ -73,10 +74,8 @@ pub struct Sandbox {
     pub lua: Lua,
     /// VM instructions this state executed (in steps of [`HOOK_EVERY`]).
     pub instructions: Rc<Cell<u64>>,
-    /// The per-mod generator behind `math.random` (and the shim's `ctx.rng`).
+    /// The per-mod generator behind `math.random`.
     pub rng: Rc<ModRng>,
-    /// The `ctx.rng` object handed to `encounter.roll` wrappers.
-    pub rng_handle: mlua::AnyUserData,
 }
 
 /// Lifts the state's memory limit while the host builds values in it, and restores it on drop.
@@ -182,19 +181,33 @@ impl ModRng {
     }
 }
 
-/// `ctx.rng` of `encounter.roll` (the Lua engine handed its RNG there): callable like
-/// `math.random` — `ctx.rng()`, `ctx.rng(m)`, `ctx.rng(m, n)` — and as `ctx.rng:random(…)`.
-/// It draws from the mod's own deterministic stream (the one behind `math.random`).
-pub struct RngHandle(pub Rc<ModRng>);
+/// `ctx.rng` of `encounter.roll` (the Lua engine handed its RNG there): the engine-supplied
+/// [`ScriptRng`] of this call, callable like `math.random` — `ctx.rng()`, `ctx.rng(m)`,
+/// `ctx.rng(m, n)` — and as `ctx.rng:random(…)`. Handed back to `next(…)` inside `ctx`, it
+/// crosses as `{__rng = state}` with the state where the mod left it.
+pub struct RngHandle(pub Cell<ScriptRng>);
+
+impl RngHandle {
+    pub fn new(rng: ScriptRng) -> Self {
+        RngHandle(Cell::new(rng))
+    }
+
+    fn draw(&self, m: Option<f64>, n: Option<f64>) -> mlua::Result<f64> {
+        let mut rng = self.0.get();
+        let out = rng.random(m, n).map_err(mlua::Error::runtime)?;
+        self.0.set(rng);
+        Ok(out)
+    }
+}
 
 impl mlua::UserData for RngHandle {
     fn add_methods<M: mlua::UserDataMethods<Self>>(methods: &mut M) {
         methods.add_meta_method(
             mlua::MetaMethod::Call,
-            |_, this, (m, n): (Option<f64>, Option<f64>)| this.0.lua_random(m, n),
+            |_, this, (m, n): (Option<f64>, Option<f64>)| this.draw(m, n),
         );
         methods.add_method("random", |_, this, (m, n): (Option<f64>, Option<f64>)| {
-            this.0.lua_random(m, n)
+            this.draw(m, n)
         });
     }
 }
@@ -507,12 +520,10 @@ pub fn new_state(cfg: &SandboxConfig) -> mlua::Result<Sandbox> {
             }
         },
     )?;
-    let rng_handle = lua.create_userdata(RngHandle(rng.clone()))?;
     lua.set_memory_limit(cfg.memory_limit)?;
     Ok(Sandbox {
         lua,
         instructions,
         rng,
-        rng_handle,
     })
 }

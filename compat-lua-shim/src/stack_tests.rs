@@ -267,6 +267,7 @@ fn every_catalog_hook_takes_the_positional_fast_path() {
         ctx: EncounterRollContext {
             map_id: "ROUTE_1".into(),
             terrain: "grass".into(),
+            rng: pallet_api::script_rng::ScriptRng::seeded(7),
         },
     });
     positional::<CatchRate>(CatchRateArgs {

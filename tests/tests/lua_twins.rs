@@ -15,6 +15,7 @@ use pallet_api::catalog::hooks::{
     Encounter, EncounterRoll, EncounterRollArgs, EncounterRollContext, ExpGain,
 };
 use pallet_api::content::Content;
+use pallet_api::script_rng::ScriptRng;
 use pallet_api::Value;
 
 fn twin_pair(lua: &str, rhai: PathBuf) -> [(PathBuf, String); 2] {
@@ -77,12 +78,15 @@ fn exp_boost_matches_its_twin() {
     );
 }
 
-fn roll(env: &Env, vanilla: Option<&str>) -> Option<Encounter> {
+/// One `encounter.roll` with vanilla answering `vanilla`; `seed` stands for the game RNG state
+/// the engine seeds `ctx.rng` from.
+fn roll(env: &Env, vanilla: Option<&str>, seed: u64) -> Option<Encounter> {
     let args = EncounterRollArgs {
         enc_def: Value::map([("rate", Value::Int(25))]),
         ctx: EncounterRollContext {
             map_id: "ROUTE_1".into(),
             terrain: "grass".into(),
+            rng: ScriptRng::seeded(seed),
         },
     };
     env.rt.call::<EncounterRoll>(args, |_| {
@@ -93,12 +97,17 @@ fn roll(env: &Env, vanilla: Option<&str>) -> Option<Encounter> {
     })
 }
 
-#[test]
-fn encounter_filter_matches_its_twin_at_the_deterministic_settings() {
+/// Each twin at each chance: the rolls' outcomes, the saved counter and the log.
+type FilterRun = (i64, Vec<Option<Encounter>>, Option<Value>, Vec<String>);
+
+fn filter_runs(
+    chances: &[i64],
+    vanillas: &[(Option<&str>, u64)],
+) -> (Vec<FilterRun>, Vec<FilterRun>) {
     let mut results = Vec::new();
     for (dir, _) in twin_pair("encounter-filter", rhai_fixture("twin-encounter-filter")) {
         let id = id_of(&dir);
-        for chance in [100, 0] {
+        for &chance in chances {
             let env = load_with(
                 &[dir.clone()],
                 vec![],
@@ -108,11 +117,10 @@ fn encounter_filter_matches_its_twin_at_the_deterministic_settings() {
                 },
             );
             env.assert_loaded(&id);
-            let outs: Vec<Option<Encounter>> =
-                [Some("RATTATA"), Some("PIDGEY"), None, Some("RATTATA")]
-                    .into_iter()
-                    .map(|v| roll(&env, v))
-                    .collect();
+            let outs: Vec<Option<Encounter>> = vanillas
+                .iter()
+                .map(|(v, seed)| roll(&env, *v, *seed))
+                .collect();
             let saved = env
                 .loader
                 .mod_data
@@ -123,7 +131,19 @@ fn encounter_filter_matches_its_twin_at_the_deterministic_settings() {
             results.push((chance, outs, saved, unprefixed(&env.feed())));
         }
     }
-    let (lua, rhai) = results.split_at(results.len() / 2);
+    let rhai = results.split_off(results.len() / 2);
+    (results, rhai)
+}
+
+#[test]
+fn encounter_filter_matches_its_twin_at_the_deterministic_settings() {
+    let vanillas = [
+        (Some("RATTATA"), 1),
+        (Some("PIDGEY"), 2),
+        (None, 3),
+        (Some("RATTATA"), 4),
+    ];
+    let (lua, rhai) = filter_runs(&[100, 0], &vanillas);
     assert_eq!(lua, rhai);
     let pidgey = Some(Encounter {
         species: "PIDGEY".into(),
@@ -139,10 +159,52 @@ fn encounter_filter_matches_its_twin_at_the_deterministic_settings() {
 }
 
 #[test]
-fn ctx_rng_is_deterministic_and_in_range() {
-    // At an intermediate chance the Lua filter draws from `ctx.rng` (the mod's seeded stream):
-    // the same run repeats exactly, and the draws are spread.
-    let run = || {
+fn encounter_filter_matches_its_twin_draw_for_draw_through_ctx_rng() {
+    // Both twins draw from the engine-supplied `ctx.rng` (Lua: `ctx.rng(1, 100)`, Rhai:
+    // `ctx.rng.random(1, 100)`), seeded per roll from the game state: at an intermediate chance
+    // they repel exactly the same encounters.
+    let vanillas: Vec<(Option<&str>, u64)> = (0..400u64)
+        .map(|i| {
+            let species = match i % 4 {
+                0 | 1 => Some("RATTATA"),
+                2 => Some("PIDGEY"),
+                _ => None,
+            };
+            (species, 0x5eed_0000 + i * 7919)
+        })
+        .collect();
+    let (lua, rhai) = filter_runs(&[30, 75], &vanillas);
+    assert_eq!(lua, rhai);
+    for (chance, outs, saved, _) in &lua {
+        let rattatas = vanillas
+            .iter()
+            .filter(|(v, _)| *v == Some("RATTATA"))
+            .count();
+        let repelled = vanillas
+            .iter()
+            .zip(outs)
+            .filter(|((v, _), out)| *v == Some("RATTATA") && out.is_none())
+            .count();
+        // Only RATTATA is ever dropped; PIDGEY and "no encounter" pass through.
+        for ((v, _), out) in vanillas.iter().zip(outs) {
+            if *v != Some("RATTATA") {
+                assert_eq!(out.as_ref().map(|e| e.species.as_str()), *v);
+            }
+        }
+        let rate = repelled as f64 / rattatas as f64 * 100.0;
+        assert!(
+            (rate - *chance as f64).abs() < 10.0,
+            "chance {chance}%: repelled {repelled} of {rattatas}"
+        );
+        assert_eq!(saved, &Some(Value::Int(repelled as i64)));
+    }
+}
+
+#[test]
+fn ctx_rng_is_deterministic_per_roll() {
+    // The same seeds give the same outcomes; other seeds give other outcomes (the stream is the
+    // roll's, not the mod's): ctx.rng depends on the game state only.
+    let run = |base: u64| {
         let env = load_with(
             &[lua_fixture("encounter-filter")],
             vec![],
@@ -152,11 +214,12 @@ fn ctx_rng_is_deterministic_and_in_range() {
             },
         );
         (0..200)
-            .map(|_| roll(&env, Some("RATTATA")).is_none())
+            .map(|i| roll(&env, Some("RATTATA"), base + i).is_none())
             .collect::<Vec<bool>>()
     };
-    let (a, b) = (run(), run());
+    let (a, b, c) = (run(1), run(1), run(1_000_000));
     assert_eq!(a, b);
+    assert_ne!(a, c);
     let repelled = a.iter().filter(|r| **r).count();
     assert!((60..=140).contains(&repelled), "{repelled} of 200 at 50%");
 }

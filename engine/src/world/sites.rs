@@ -221,6 +221,8 @@ pub fn encounter_roll(
             ctx: hooks::EncounterRollContext {
                 map_id: map_id.to_owned(),
                 terrain: "grass".to_owned(),
+                // Seeded from the game RNG's state; the game RNG is not advanced.
+                rng: pallet_api::script_rng::ScriptRng::seeded(rng.state()),
             },
         };
         let out = rt.call::<hooks::EncounterRoll>(args, |_| {

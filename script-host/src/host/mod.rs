@@ -12,6 +12,7 @@
 //! | [`error`] | the `#{code, message}` failure convention and host codes |
 //! | [`diag`] | diagnostics with file, line, column and a caret excerpt (ariadne) |
 //! | [`loader`] | [`RhaiHost`]: the `ModHost` for `.rhai` entries |
+//! | [`script_rng`] | `ctx.rng.random(…)` on the engine-supplied random source of a hook context |
 //! | [`session`] | mods for `pallet run`: bundled + `--mods`, loader, transcript lines |
 //! | [`check`] | `pallet mods check`: manifest and script findings without running code |
 //! | [`defs`] | `pallet mods defs`: `.d.rhai` definition files |
@@ -29,6 +30,7 @@ pub mod handles;
 pub mod imports;
 pub mod limits;
 pub mod loader;
+pub mod script_rng;
 pub mod session;
 pub mod trace;
 pub mod vm;

@@ -121,6 +121,7 @@ pub fn encounter_roll() -> (hooks::EncounterRollArgs, Option<hooks::Encounter>) 
             ctx: hooks::EncounterRollContext {
                 map_id: "ROUTE_1".into(),
                 terrain: "grass".into(),
+                rng: pallet_api::script_rng::ScriptRng::seeded(7),
             },
         },
         Some(hooks::Encounter {

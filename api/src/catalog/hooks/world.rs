@@ -215,6 +215,10 @@ pub struct EncounterRollContext {
     pub map_id: String,
     /// `"grass"`, `"water"` or `"cave"`.
     pub terrain: String,
+    /// `ctx.rng`: the engine-supplied random source of this roll (seeded from the game RNG
+    /// without advancing it; see [`crate::script_rng`]). Absent → a fixed default seed.
+    #[serde(default)]
+    pub rng: crate::script_rng::ScriptRng,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

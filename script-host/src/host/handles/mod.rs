@@ -67,6 +67,7 @@ pub fn register_all(engine: &mut Engine) {
     services::register(engine);
     facades::register(engine);
     datasets::register(engine);
+    super::script_rng::register(engine);
 }
 
 /// What a mod's handles are built from.
