@@ -6,8 +6,10 @@
 //! * A trainer battle ([`Game::start_trainer_battle`]) takes its roster from [`TRAINERS`]
 //!   through the guarded `trainer.party` site.
 //! * While a battle runs the game is in [`Mode::Battle`]; ticks do not advance it, the player's
-//!   choices do ([`Game::battle_choose`]); the enemy picks uniformly among its moves with the
-//!   game's RNG (trainers send the next mon in party order, as the cartridge's AI does).
+//!   choices do ([`Game::battle_choose`]), prompts in the middle of a step included (which move
+//!   to forget, Mimic's copy). The enemy chooses the cartridge's way
+//!   ([`Battle::select_enemy_move`]: a random slot from the battle's random source, narrowed by
+//!   the trainer class's move-choice layers; trainers send the next mon in party order).
 //! * When it ends the party, boxes and Pokédex go back into the save (a capture's deposit
 //!   included), a beaten trainer is recorded and paid, and the game returns to the overworld.
 //!   A loss blacks out: half the money is lost, the party is healed and the player warps to the
@@ -224,7 +226,23 @@ impl Game {
         let Some(session) = self.battle.as_mut() else {
             return Err(GameError::Overworld("no battle is running".into()));
         };
-        let enemy = enemy_choice(&session.battle, &mut self.rng);
+        // Refuse before the enemy draws its choice: a refused choice changes nothing.
+        if session.battle.needs_choice() == NeedsChoice::Finished {
+            return Err(GameError::Overworld(format!(
+                "battle: {}",
+                crate::battle::BattleError::Finished
+            )));
+        }
+        if !session.battle.is_legal(Side::Player, action) {
+            return Err(GameError::Overworld(format!(
+                "battle: {}",
+                crate::battle::BattleError::Illegal {
+                    side: Side::Player,
+                    action
+                }
+            )));
+        }
+        let enemy = session.battle.select_enemy_move();
         if let Action::Item(item) = action {
             let id = data::gen1().get_item(item).map(|i| i.id).unwrap_or("");
             if !take_item(&mut self.save.inventory, id) {
@@ -397,26 +415,6 @@ impl Game {
         self.save.pokedex.seen.insert(sid.clone());
         self.save.pokedex.owned.insert(sid);
         Ok(())
-    }
-}
-
-/// The enemy's answer: replacements in party order; otherwise uniformly among its moves (the
-/// cartridge's wild mons pick a random move; trainers never switch voluntarily).
-fn enemy_choice(battle: &Battle<Rng>, rng: &mut Rng) -> Action {
-    let mut legal: SmallVec<[Action; 12]> = SmallVec::new();
-    battle.legal_actions(Side::Enemy, &mut legal);
-    if let NeedsChoice::Replacement { enemy: true, .. } = battle.needs_choice() {
-        return battle.default_enemy_replacement();
-    }
-    let moves: SmallVec<[Action; 12]> = legal
-        .iter()
-        .copied()
-        .filter(|a| matches!(a, Action::Move(_) | Action::Struggle | Action::Continue))
-        .collect();
-    match moves.len() {
-        0 => legal.first().copied().unwrap_or(Action::Continue),
-        1 => moves[0],
-        n => moves[rng.below(n as u32) as usize],
     }
 }
 

@@ -206,9 +206,11 @@ fn simultaneous_terminal_residual_blacks_out_in_both_descriptor_orders() {
 
 #[test]
 fn no_hook_native_double_faint_regression() {
-    // No `battle.field_residual` subscriber (only the witness): EXPLOSION knocks both out. With
-    // a reserve the native pipeline runs the enemy faint's EXP and the win; without one, its
-    // pre-existing blackout (the enemy's faint slide, no EXP).
+    // No `battle.field_residual` subscriber (only the witness): EXPLOSION knocks both out. The
+    // native pipeline enters the enemy faint's EXP authority in both cases (RFC 0016 line 50,
+    // reference §5.6). With a reserve: EXP to the standing participant and the win. Without
+    // one: `battle.exp_award` runs with nobody standing (no `exp.gain`), then the player's
+    // blackout decides ("even when the battle was already won").
     let mods = load_rhai(&[("witness", HOOKS, WITNESS)]);
     assert!(!mods.rt.wants_hook::<BattleFieldResidual>());
     let boom = || mon("GEODUDE", 20, &["EXPLOSION"], 60, 200);
@@ -251,9 +253,20 @@ fn no_hook_native_double_faint_regression() {
     assert_eq!(b.result(), Some(BattleResult::Lose));
     let lines = drain(&mut b);
     assert!(lines.contains(&"(faint enemy)".to_owned()), "{lines:?}");
+    assert!(
+        lines.contains(&"Enemy PIDGEY fainted!".to_owned()),
+        "{lines:?}"
+    );
+    assert!(!lines.iter().any(|l| l.contains("gained")), "{lines:?}");
+    assert_eq!(lines.last().map(String::as_str), Some("RED blacked out!"));
     assert_eq!(
         mods.feed(),
-        ["[witness] fainted player", "[witness] ended lose"]
+        [
+            "[witness] fainted player",
+            "[witness] fainted enemy",
+            "[witness] battle.exp_award",
+            "[witness] ended lose",
+        ]
     );
     drained(&b);
 }

@@ -858,8 +858,13 @@ impl<R: BattleRng> Battle<R> {
             self.text(Msg::Failed);
             return;
         }
-        // The player picks from a menu on the cartridge; here both sides pick at random (the
-        // link-battle rule).
+        // Outside link battles the player picks from a menu of the enemy's moves (no random
+        // draw): the step stops here (`prompt`). The enemy, and both sides under link rules,
+        // pick a random non-empty slot.
+        if a == Side::Player && !self.link_rules {
+            self.ask(super::prompt::Prompt::Mimic, None);
+            return;
+        }
         let mv = loop {
             let slot = usize::from(self.rng.byte() & 3);
             if let Some(m) = self.bat(d).moves[slot] {

@@ -126,6 +126,10 @@ impl<R: BattleRng> Battle<R> {
         if self.sides[a.idx()].acted_outside_moves || self.bat(a).selected.is_none() {
             return MoveEnd::Normal;
         }
+        if a == Side::Enemy {
+            // `ExecuteEnemyMove` counts the enemy's actions for the trainer AI's layer 2.
+            self.ai_layer2 = self.ai_layer2.wrapping_add(1);
+        }
         self.move_missed = false;
         self.effectiveness = 10;
         self.crit = false;

@@ -8,10 +8,10 @@ use smallvec::SmallVec;
 
 use pallet_api::Runtime;
 
-use crate::pokemon::mon::max_pp;
 use crate::pokemon::stats::{exp_for_level, level_for_exp};
 use crate::pokemon::MOVE_SLOTS;
 
+use super::prompt::{LearnCursor, Prompt};
 use super::rows::{Msg, Row, Sound, Who};
 use super::sites::{self, Share};
 use super::state::flag;
@@ -19,10 +19,15 @@ use super::{Action, Battle, BattleResult, BattleRng, BattleStyle, Phase, Side};
 
 impl<R: BattleRng> Battle<R> {
     /// Schedule every battler at 0 HP whose faint is not queued yet, then decide what the
-    /// battle waits for. A simultaneous faint enters the enemy-faint EXP/win path first unless
-    /// the player has no healthy mon left, in which case only the blackout runs (no EXP).
+    /// battle waits for. A simultaneous faint runs the player's faint, then the enemy's faint
+    /// with its EXP authority (`battle.fainted`, `battle.exp_award`, `exp.gain` for every
+    /// healthy participant), then either the blackout (no healthy mon left: reference §5.6,
+    /// "even when the battle was already won") or the win / replacement.
+    ///
+    /// Idempotent: a faint already queued is not queued again, so the pipeline resumes by
+    /// calling it again after a learn-move prompt (see `prompt`).
     pub(crate) fn resolve_faints(&mut self, rt: &Runtime) {
-        if self.phase == Phase::Finished {
+        if matches!(self.phase, Phase::Finished | Phase::Prompt) {
             return;
         }
         let p_down = self.hp(Side::Player) == 0;
@@ -30,17 +35,17 @@ impl<R: BattleRng> Battle<R> {
         if p_down && !self.sides[0].faint_queued {
             self.faint_player(rt);
         }
-        if !self.sides[0].any_healthy() {
-            if e_down && !self.sides[1].faint_queued {
-                // The enemy's faint animation still plays; its EXP path does not run.
-                self.sides[1].faint_queued = true;
-                self.push(Row::Faint(Side::Enemy));
-            }
-            self.blackout(rt);
-            return;
-        }
         if e_down && !self.sides[1].faint_queued {
             self.faint_enemy(rt);
+            if self.phase == Phase::Prompt {
+                return; // a level-up asks which move to forget; `prompt` resumes here
+            }
+        }
+        if !self.sides[0].any_healthy() {
+            // The player's faint authority comes last: the blackout wins over the enemy
+            // faint's win (no participant was healthy, so nobody gained EXP).
+            self.blackout(rt);
+            return;
         }
         if e_down {
             if self.kind.is_wild() {
@@ -177,7 +182,8 @@ impl<R: BattleRng> Battle<R> {
         }
         if let Some(Action::Switch(slot)) = enemy {
             self.send_out(Side::Enemy, slot);
-            // A new enemy: only the mon now out has fought it.
+            self.ai_layer2 = 0; // `ReplaceFaintedEnemyMon`
+                                // A new enemy: only the mon now out has fought it.
             let active = self.sides[0].active;
             self.sides[0].participants = 1 << active;
             if self.style == BattleStyle::Shift
@@ -206,11 +212,24 @@ impl<R: BattleRng> Battle<R> {
 
     // ----- experience ---------------------------------------------------------------------
 
-    /// `GainExperience` for the fainted enemy.
+    /// `GainExperience` for the fainted enemy: the shares (`battle.exp_award`), then each
+    /// share's EXP. Stops at a learn prompt (see `prompt`).
     fn award_exp(&mut self, rt: &Runtime) {
         if self.link_rules {
             return; // no EXP in link battles
         }
+        if self.data.get_species(self.sides[1].mon().species).is_none() {
+            return;
+        }
+        let mut shares: SmallVec<[Share; 6]> = SmallVec::new();
+        sites::exp_award(self, rt, &mut shares);
+        let participants = shares.len() as u8;
+        self.give_exp(rt, &shares, participants);
+    }
+
+    /// Give `shares` their EXP (and stat EXP) for the active enemy, in order. A level-up that
+    /// asks which move to forget stops here; the shares not given yet go with the prompt.
+    pub(crate) fn give_exp(&mut self, rt: &Runtime, shares: &[Share], participants: u8) {
         let data = self.data;
         let enemy = self.sides[1].mon();
         let Some(sp) = data.get_species(enemy.species) else {
@@ -219,10 +238,7 @@ impl<R: BattleRng> Battle<R> {
         let enemy_level = enemy.level;
         let base = [sp.hp, sp.atk, sp.def, sp.spe, sp.spc];
         let base_exp = sp.base_exp;
-        let mut shares: SmallVec<[Share; 6]> = SmallVec::new();
-        sites::exp_award(self, rt, &mut shares);
-        let participants = shares.len() as u8;
-        for share in shares {
+        for (k, &share) in shares.iter().enumerate() {
             let slot = usize::from(share.slot);
             let n = share.split.max(1);
             let Some(mon) = self.sides[0].party.get_mut(slot) else {
@@ -270,6 +286,13 @@ impl<R: BattleRng> Battle<R> {
             }
             if new_level > old_level {
                 self.level_up(rt, share.slot, new_level);
+                if self.phase == Phase::Prompt {
+                    if let Some(c) = self.pending.as_mut().and_then(|p| p.learn.as_mut()) {
+                        c.shares = shares[k + 1..].iter().copied().collect();
+                        c.participants = participants;
+                    }
+                    return;
+                }
             }
         }
         let active = self.sides[0].active;
@@ -295,37 +318,59 @@ impl<R: BattleRng> Battle<R> {
         } else if is_active {
             self.bat_mut(Side::Player).level = new_level;
         }
+        self.text(Msg::GrewToLevel {
+            mon: Who {
+                side: Side::Player,
+                slot,
+            },
+            level: new_level,
+        });
+        self.push(Row::Sound(Sound::LevelUp));
+        self.learn_moves_from(rt, slot, new_level, prev, 0);
+    }
+
+    /// `LearnMoveFromLevelUp` from the `start`-th move the species learns at `level`: a free
+    /// slot takes the move; with four moves known the player is asked (the step stops at
+    /// [`Prompt::LearnMove`]). After the last move: the level-up flag and `pokemon.level_up`.
+    pub(crate) fn learn_moves_from(
+        &mut self,
+        rt: &Runtime,
+        slot: u8,
+        level: u8,
+        prev: u8,
+        start: usize,
+    ) {
+        let data = self.data;
+        let s = usize::from(slot);
         let w = Who {
             side: Side::Player,
             slot,
         };
-        self.text(Msg::GrewToLevel {
-            mon: w,
-            level: new_level,
-        });
-        self.push(Row::Sound(Sound::LevelUp));
-        let learn: SmallVec<[crate::data::MoveId; 4]> = self.sides[0].party[s]
-            .learnset_moves_at(data, new_level)
-            .collect();
-        for mv in learn {
-            let mon = &mut self.sides[0].party[s];
+        let learn: SmallVec<[crate::data::MoveId; 4]> = match self.sides[0].party.get(s) {
+            Some(m) => m.learnset_moves_at(data, level).collect(),
+            None => return,
+        };
+        for (k, mv) in learn.into_iter().enumerate().skip(start) {
+            let mon = &self.sides[0].party[s];
             if mon.moves.contains(&Some(mv)) {
                 continue;
             }
             if let Some(free) = (0..MOVE_SLOTS).find(|&i| mon.moves[i].is_none()) {
-                mon.moves[free] = Some(mv);
-                mon.pp[free] = max_pp(data, mv, 0).unwrap_or(0);
-                let pp = mon.pp[free];
-                if is_active && !self.bat(Side::Player).has(flag::TRANSFORMED) {
-                    let b = self.bat_mut(Side::Player);
-                    b.moves[free] = Some(mv);
-                    b.pp[free] = pp;
-                }
+                self.put_move(slot, free, mv);
                 self.text(Msg::LearnedMove { mon: w, mv });
             } else {
-                // The cartridge asks which move to forget; a headless battle keeps the old four.
                 self.text(Msg::TryingToLearn { mon: w, mv });
-                self.text(Msg::DidNotLearn { mon: w, mv });
+                self.ask(
+                    Prompt::LearnMove { slot, mv },
+                    Some(LearnCursor {
+                        level,
+                        prev,
+                        next_move: (k + 1) as u8,
+                        shares: SmallVec::new(),
+                        participants: 0,
+                    }),
+                );
+                return;
             }
         }
         self.level_ups |= 1 << slot;

@@ -11,9 +11,12 @@
 //! Modules: [`source`] random sources, [`rows`] rows and lazy text, [`state`] battler/side/field
 //! state, `damage` the damage formula, crits and accuracy, `exec` one side's move, `effects` move
 //! effect families, `round` turn order, residuals and end of round, `faint` the faint pipeline
-//! (EXP, level-up, replacement, blackout), `sites` the guarded hook/event call sites,
-//! [`field_residual`] the RFC 0016 end-of-round field residual site.
+//! (EXP, level-up, replacement, blackout), [`prompt`] questions asked in the middle of a step
+//! (learning a fifth move, the player's Mimic), `ai` the trainer AI's move choice, `sites` the
+//! guarded hook/event call sites, [`field_residual`] the RFC 0016 end-of-round field residual
+//! site.
 
+mod ai;
 pub mod calc;
 pub mod capture;
 mod damage;
@@ -21,6 +24,7 @@ mod effects;
 mod exec;
 mod faint;
 pub mod field_residual;
+pub mod prompt;
 pub mod random;
 mod round;
 pub mod rows;
@@ -40,6 +44,8 @@ use crate::data::{Dataset, ItemId};
 use crate::pokemon::Pokemon;
 use crate::rng::Rng;
 
+pub use ai::trainer_move_layers;
+pub use prompt::Prompt;
 pub use rows::{ChargeText, Msg, Names, Row, Sound, StatKind, Who};
 pub use source::{BattleRng, ScriptedRng};
 pub use state::{Battler, Field, Screens, SideState, Token};
@@ -121,6 +127,13 @@ pub enum NeedsChoice {
     /// SHIFT style: the trainer is about to send out a new mon; the player may switch
     /// ([`Action::Switch`]) or keep the current one ([`Action::Continue`]).
     Shift,
+    /// Party mon `slot` knows four moves and can learn `mv` (mid-step, see [`prompt`]): the
+    /// player forgets a move ([`Action::Move`]`(i)`, not an HM) or abandons learning
+    /// ([`Action::Continue`]); the enemy passes [`Action::Continue`].
+    LearnMove { slot: u8, mv: crate::data::MoveId },
+    /// The player's Mimic hit (non-link battle): [`Action::Move`]`(i)` copies the enemy's move
+    /// in slot `i`; the enemy passes [`Action::Continue`].
+    Mimic,
     /// The battle is over; see [`Battle::result`].
     Finished,
 }
@@ -203,8 +216,13 @@ impl ActionBuf {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Phase {
     Round,
-    Replacement { player: bool, enemy: bool },
+    Replacement {
+        player: bool,
+        enemy: bool,
+    },
     Shift,
+    /// Stopped at a question (`pending` says which, and where the step continues).
+    Prompt,
     Finished,
 }
 
@@ -255,6 +273,11 @@ pub struct Battle<R: BattleRng = Rng> {
     pub(crate) caught: Option<Box<capture::CaughtMon>>,
     /// The dataset's type matchups indexed by attacking type.
     pub(crate) matchups: &'static damage::MatchupIndex,
+    /// The question a stopped step waits on and where it continues ([`Phase::Prompt`]).
+    pub(crate) pending: Option<Box<prompt::Pending>>,
+    /// The cartridge's `wAILayer2Encouragement`: enemy move executions since the trainer's
+    /// last send-out (the AI's second layer reads it).
+    pub(crate) ai_layer2: u8,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -306,6 +329,8 @@ impl<R: BattleRng> Battle<R> {
             capture_store: None,
             caught: None,
             matchups: damage::MatchupIndex::for_dataset(data),
+            pending: None,
+            ai_layer2: 0,
         };
         b.open();
         b
@@ -369,6 +394,11 @@ impl<R: BattleRng> Battle<R> {
             Phase::Round => NeedsChoice::Round,
             Phase::Replacement { player, enemy } => NeedsChoice::Replacement { player, enemy },
             Phase::Shift => NeedsChoice::Shift,
+            Phase::Prompt => match self.prompt() {
+                Some(Prompt::LearnMove { slot, mv }) => NeedsChoice::LearnMove { slot, mv },
+                Some(Prompt::Mimic) => NeedsChoice::Mimic,
+                None => NeedsChoice::Round,
+            },
             Phase::Finished => NeedsChoice::Finished,
         }
     }
@@ -401,6 +431,7 @@ impl<R: BattleRng> Battle<R> {
                     self.push_switches(side, &mut buf);
                 }
             }
+            Phase::Prompt => self.prompt_actions(side, &mut buf),
         }
         out.extend_from_slice(buf.as_slice());
     }
@@ -426,6 +457,7 @@ impl<R: BattleRng> Battle<R> {
                 enemy: e,
             } => self.run_replacement(rt, p.then_some(player), e.then_some(enemy)),
             Phase::Shift => self.run_shift(rt, player),
+            Phase::Prompt => self.answer_prompt(rt, player),
             Phase::Finished => {}
         }
         Ok(())
@@ -611,6 +643,7 @@ impl<R: BattleRng> Battle<R> {
                 Action::Switch(i) => side == Side::Player && switch_ok(i),
                 _ => false,
             },
+            Phase::Prompt => self.prompt_legal(side, action),
         }
     }
 }

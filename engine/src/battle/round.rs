@@ -10,9 +10,21 @@ use crate::pokemon::Status;
 
 use super::effects::{COUNTER, QUICK_ATTACK, STRUGGLE};
 use super::exec::MoveEnd;
+use super::prompt::Resume;
 use super::rows::{Msg, Row, Sound, Who};
 use super::state::{flag, tick_tokens, Battler, NEUTRAL_STAGE};
 use super::{sites, Action, Battle, BattleKind, BattleResult, BattleRng, Phase, Side};
+
+/// Whether a round goes on after one side's turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Flow {
+    /// On to the other side's turn.
+    Go,
+    /// The round stops (a faint, an escape, a decided battle): the end of the round follows.
+    Stop,
+    /// The step stopped at a prompt.
+    Ask,
+}
 
 impl<R: BattleRng> Battle<R> {
     // ----- opening ------------------------------------------------------------------------
@@ -279,9 +291,34 @@ impl<R: BattleRng> Battle<R> {
         }
 
         let first = self.first_mover();
-        let second = first.other();
-        if self.side_turn(rt, first) {
-            self.side_turn(rt, second);
+        self.turns_from(rt, first, Some(first.other()));
+    }
+
+    /// `s`'s turn, then `next`'s if the round goes on, then the end of the round. A prompt
+    /// stops it (recording where it continues).
+    fn turns_from(&mut self, rt: &Runtime, s: Side, next: Option<Side>) {
+        let flow = self.side_turn(rt, s);
+        self.after_turn(rt, s, next, flow);
+    }
+
+    /// Continue the round after `s`'s turn ended with `flow`.
+    pub(crate) fn after_turn(&mut self, rt: &Runtime, s: Side, next: Option<Side>, flow: Flow) {
+        match flow {
+            Flow::Ask => {
+                let then = if self.asking_in_faints() {
+                    Resume::EndOfRound
+                } else {
+                    Resume::AfterMove { side: s, next }
+                };
+                self.resume_with(then);
+                return;
+            }
+            Flow::Go => {
+                if let Some(n) = next {
+                    return self.turns_from(rt, n, None);
+                }
+            }
+            Flow::Stop => {}
         }
         self.end_of_round(rt);
     }
@@ -314,33 +351,47 @@ impl<R: BattleRng> Battle<R> {
         }
     }
 
-    /// One side's action and its residual. Returns false when the round stops (a faint, an
-    /// escape, a decided battle).
-    fn side_turn(&mut self, rt: &Runtime, s: Side) -> bool {
+    /// One side's action and its residual: whether the round goes on.
+    fn side_turn(&mut self, rt: &Runtime, s: Side) -> Flow {
         if self.result.is_some() {
-            return false;
+            return Flow::Stop;
         }
         if self.hp(s) == 0 || self.hp(s.other()) == 0 {
             // Every path that empties an HP bar is followed by the faint step; this is a guard.
-            self.resolve_faints(rt);
-            return false;
+            return self.faints_stop(rt);
         }
-        match self.execute_move(rt, s) {
+        let end = self.execute_move(rt, s);
+        if self.phase == Phase::Prompt {
+            return Flow::Ask; // the player's Mimic menu
+        }
+        self.after_move(rt, s, end)
+    }
+
+    /// The rest of `s`'s turn after its move executor: the escape or the target's faint, else
+    /// `s`'s own residual.
+    pub(crate) fn after_move(&mut self, rt: &Runtime, s: Side, end: MoveEnd) -> Flow {
+        match end {
             MoveEnd::Escaped => {
                 self.finish(rt, BattleResult::Ran);
-                return false;
+                return Flow::Stop;
             }
-            MoveEnd::TargetFainted => {
-                self.resolve_faints(rt);
-                return false;
-            }
+            MoveEnd::TargetFainted => return self.faints_stop(rt),
             MoveEnd::Normal => {}
         }
         if self.residual(s) {
-            self.resolve_faints(rt);
-            return false;
+            return self.faints_stop(rt);
         }
-        true
+        Flow::Go
+    }
+
+    /// Resolve faints; the round stops (or waits on a learn prompt).
+    fn faints_stop(&mut self, rt: &Runtime) -> Flow {
+        self.resolve_faints(rt);
+        if self.phase == Phase::Prompt {
+            Flow::Ask
+        } else {
+            Flow::Stop
+        }
     }
 
     /// `HandlePoisonBurnLeechSeed` for side `s`, right after its action (reference §5.2).
@@ -406,8 +457,19 @@ impl<R: BattleRng> Battle<R> {
                 }
             }
         }
-        // 2. RFC 0016 `battle.field_residual` (field_residual.rs): rows applied, then faints.
+        // 2. RFC 0016 `battle.field_residual` (field_residual.rs): rows applied, then faints
+        //    (which may stop at a learn prompt: the rest runs once it is answered).
         self.field_residual_slot(rt);
+        if self.phase == Phase::Prompt {
+            self.resume_with(Resume::AfterFieldSlot);
+            return;
+        }
+        self.end_of_round_after_field(rt);
+    }
+
+    /// The end of the round after the field-residual slot: the draw limit, token ticks,
+    /// `battle.turn_ended`.
+    pub(crate) fn end_of_round_after_field(&mut self, rt: &Runtime) {
         if self.result.is_some() {
             sites::turn_ended(self, rt);
             return;

@@ -312,6 +312,13 @@ pub enum Msg {
         mon: Who,
         mv: MoveId,
     },
+    /// "1, 2 and..." (the move-forgetting countdown; a [`Sound::Swap`] follows).
+    OneTwoAnd,
+    /// "Poof! X forgot Y! And..." (the learned move's text follows).
+    ForgotMove {
+        mon: Who,
+        mv: MoveId,
+    },
     TrainerAboutToUse {
         mon: Who,
     },
@@ -335,6 +342,8 @@ pub enum Sound {
     VictoryTrainer,
     Run,
     LevelUp,
+    /// `SFX_SWAP`: a forgotten move's "Poof!".
+    Swap,
 }
 
 /// One presentation row.
@@ -571,10 +580,19 @@ impl Msg {
             }
             Msg::TryingToLearn { mon, mv } => write!(
                 s,
-                "{} is trying to learn {}! But, {} can't learn more than 4 moves!",
+                "{} is trying to learn {}! But, {} can't learn more than 4 moves! Delete an \
+                 older move to make room for {}?",
                 n.mon_name(mon.side, mon.slot),
                 move_name(d, mv),
-                n.mon_name(mon.side, mon.slot)
+                n.mon_name(mon.side, mon.slot),
+                move_name(d, mv)
+            ),
+            Msg::OneTwoAnd => write!(s, "1, 2 and..."),
+            Msg::ForgotMove { mon, mv } => write!(
+                s,
+                "Poof! {} forgot {}! And...",
+                n.mon_name(mon.side, mon.slot),
+                move_name(d, mv)
             ),
             Msg::DidNotLearn { mon, mv } => {
                 write!(

@@ -95,6 +95,14 @@ pub struct BattleModel {
     /// The player's boxes and Pokédex lent to the capture path for this battle.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub capture_store: Option<CaptureStoreRecord>,
+    /// The trainer AI's `wAILayer2Encouragement` (enemy move executions since its last
+    /// send-out); absent when 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub ai_layer2: u8,
+}
+
+fn is_zero(v: &u8) -> bool {
+    *v == 0
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -563,10 +571,18 @@ pub(crate) fn capture_model(
         capture_store,
         caught,
         matchups: _,
+        pending,
+        ai_layer2,
     } = battle;
     // Transient or empty at the safe boundary (checked by `safe_boundary`; a record never holds
-    // them). `record_rows` is always on in a game: restored battles record rows.
-    if !rows.is_empty() || result.is_some() || *phase != Phase::Round || caught.is_some() {
+    // them). `record_rows` is always on in a game: restored battles record rows. A pending
+    // prompt (learn move, Mimic) is mid-step: never at the boundary.
+    if !rows.is_empty()
+        || result.is_some()
+        || *phase != Phase::Round
+        || caught.is_some()
+        || pending.is_some()
+    {
         return Err(invalid("the battle is not at its menu boundary"));
     }
     if *link_rules {
@@ -648,6 +664,7 @@ pub(crate) fn capture_model(
             .as_deref()
             .map(|s| store_record(data, s))
             .transpose()?,
+        ai_layer2: *ai_layer2,
     })
 }
 
@@ -956,6 +973,8 @@ pub(crate) fn rebuild(model: &BattleModel, map: &str) -> Result<BattleSession, C
         capture_store,
         caught,
         matchups: _,
+        pending,
+        ai_layer2,
     } = &mut battle;
     *sides = [player, enemy];
     *b_field = field;
@@ -982,6 +1001,8 @@ pub(crate) fn rebuild(model: &BattleModel, map: &str) -> Result<BattleSession, C
     *b_level_ups = level_ups;
     *capture_store = store.map(Box::new);
     *caught = None;
+    *pending = None;
+    *ai_layer2 = model.ai_layer2;
     Ok(BattleSession {
         battle,
         trainer_key: model.origin.trainer_key.clone(),
@@ -998,6 +1019,7 @@ pub(crate) fn boundary_refusal(session: &BattleSession) -> Option<CheckpointCode
         return Some(CheckpointCode::LinkBattleUnsupported);
     }
     let busy = b.phase != Phase::Round
+        || b.pending.is_some()
         || !b.rows.is_empty()
         || b.result.is_some()
         || b.caught.is_some()

@@ -98,24 +98,6 @@ fn level_up_recomputes_stats_and_learns_at_the_new_level() {
 }
 
 #[test]
-fn a_full_moveset_does_not_learn_headless() {
-    let mut p = mon("RATTATA", 6, &["TACKLE", "TAIL WHIP", "GROWL", "BITE"]);
-    p.stats.spe = 200;
-    let mut b = wild(
-        vec![p],
-        vec![one_hp(with("PIDGEY", 20, &["SPLASH"], 10))],
-        &[NO_CRIT, factor(255), HIT],
-    );
-    b.submit(&rt(), Action::Move(0), Action::Move(0)).unwrap();
-    let t = texts(&mut b);
-    assert!(
-        t.contains(&"RATTATA did not learn QUICK ATTACK!".to_string()),
-        "{t:?}"
-    );
-    drained(&b);
-}
-
-#[test]
 fn double_faint_with_a_reserve_enters_the_enemy_faint_path_first() {
     // Spearow fought first, then Geodude came in and exploded, knocking out both. The player still
     // has Spearow: the enemy's faint awards EXP (to Spearow, the living participant) and the
@@ -148,7 +130,9 @@ fn double_faint_with_a_reserve_enters_the_enemy_faint_path_first() {
 }
 
 #[test]
-fn double_faint_without_a_reserve_is_a_blackout_with_no_exp() {
+fn double_faint_without_a_reserve_enters_the_enemy_faint_then_blacks_out() {
+    // Reference §5.6: the enemy's faint runs its authority (text, EXP award — no participant is
+    // healthy, so nobody gains anything), then the player's blackout decides the battle.
     let mut e = with("PIDGEY", 10, &["SPLASH"], 10);
     e.hp = 5;
     let mut b = wild(
@@ -156,18 +140,40 @@ fn double_faint_without_a_reserve_is_a_blackout_with_no_exp() {
         vec![e],
         &[NO_CRIT, factor(255), HIT],
     );
+    let exp0 = b.party(Side::Player)[0].exp;
     b.submit(&rt(), Action::Move(0), Action::Move(0)).unwrap();
     assert_eq!(b.result(), Some(BattleResult::Lose));
+    assert_eq!(b.party(Side::Player)[0].exp, exp0);
     let t = texts(&mut b);
     assert!(!t.iter().any(|l| l.contains("EXP. Points")), "{t:?}");
-    assert!(!t.contains(&"Enemy PIDGEY fainted!".to_string()));
     assert_eq!(
-        t[t.len() - 2..],
+        t[t.len() - 4..],
         [
+            "GEODUDE fainted!".to_string(),
+            "Enemy PIDGEY fainted!".to_string(),
             "RED is out of useable POKéMON!".to_string(),
             "RED blacked out!".to_string()
         ]
     );
+    drained(&b);
+    // A trainer with a reserve: no replacement, no trainer defeat; the blackout.
+    let mut e = with("PIDGEY", 10, &["SPLASH"], 10);
+    e.hp = 5;
+    let mut b = battle(
+        trainer_kind(),
+        vec![with("GEODUDE", 50, &["EXPLOSION"], 200)],
+        vec![e, with("RATTATA", 10, &["SPLASH"], 10)],
+        &[NO_CRIT, factor(255), HIT],
+    );
+    b.submit(&rt(), Action::Move(0), Action::Move(0)).unwrap();
+    assert_eq!(b.result(), Some(BattleResult::Lose));
+    assert_eq!(b.needs_choice(), NeedsChoice::Finished);
+    let t = texts(&mut b);
+    assert!(t.contains(&"Enemy PIDGEY fainted!".to_string()), "{t:?}");
+    assert!(!t
+        .iter()
+        .any(|l| l.contains("defeated") || l.contains("sent out")));
+    assert_eq!(t.last().map(String::as_str), Some("RED blacked out!"));
     drained(&b);
 }
 

@@ -11,12 +11,14 @@ use crate::pokemon::{Dvs, Pokemon, Status};
 
 use super::*;
 
+mod ai;
 mod damage;
 mod faint;
 #[cfg(feature = "hook-sites")]
 mod field_residual;
 mod fuzz;
 mod moves;
+mod prompt;
 mod status;
 mod turns;
 

@@ -542,17 +542,75 @@ fn metronome_picks_any_move_but_itself() {
 }
 
 #[test]
-fn mimic_copies_a_random_move_into_its_slot() {
-    // Hit roll; slot 3 is empty (reroll), slot 1 is GROWL.
+fn mimic_under_link_rules_copies_a_random_move_into_its_slot() {
+    // Link rules: the player's Mimic picks at random too. Hit roll; slot 3 is empty (reroll),
+    // slot 1 is GROWL.
     let mut b = wild(
         vec![fast("CLEFAIRY", &["SPLASH", "MIMIC"])],
         vec![slow("RATTATA", &["TACKLE", "GROWL"])],
-        &[HIT, 0x03, 0x01, 64, HIT],
+        &[HIT, 0x03, 0x01, HIT],
     );
+    b.set_link_rules(true);
     go(&mut b, M1, M1);
+    assert_eq!(b.needs_choice(), NeedsChoice::Round);
     assert_eq!(b.battler(Side::Player).moves[1], Some(mv("GROWL")));
     // The party mon keeps Mimic.
     assert_eq!(b.active(Side::Player).moves[1], Some(mv("MIMIC")));
+    drained(&b);
+}
+
+#[test]
+fn the_players_mimic_asks_which_enemy_move_and_draws_nothing() {
+    // Outside link battles the player picks from the enemy's moves: only the hit roll is
+    // drawn, the round stops at the menu, and the enemy's turn runs after the answer.
+    let mut b = wild(
+        vec![fast("CLEFAIRY", &["SPLASH", "MIMIC"])],
+        vec![slow("RATTATA", &["TACKLE", "GROWL", "QUICK ATTACK"])],
+        &[HIT],
+    );
+    go(&mut b, M1, M1);
+    assert_eq!(b.needs_choice(), NeedsChoice::Mimic);
+    assert_eq!(b.prompt(), Some(Prompt::Mimic));
+    assert_eq!(legal(&b, Side::Player), [M0, M1, Action::Move(2)]);
+    assert_eq!(legal(&b, Side::Enemy), [C]);
+    assert_eq!(b.default_prompt_answer(), Some(M0));
+    assert_eq!(texts(&mut b), ["CLEFAIRY used MIMIC!"]);
+    drained(&b);
+    // Refused answers change nothing (an empty enemy slot, a switch, a run).
+    for bad in [Action::Move(3), Action::Switch(0), Action::Run] {
+        assert!(b.submit(&rt(), bad, C).is_err());
+    }
+    assert!(
+        b.submit(&rt(), Action::Move(2), M0).is_err(),
+        "the enemy passes"
+    );
+    // The enemy's GROWL: the AI's stat-down miss roll, then the hit roll.
+    b.rng.push(&[64, HIT]);
+    go(&mut b, Action::Move(2), C);
+    assert_eq!(b.needs_choice(), NeedsChoice::Round);
+    assert_eq!(b.battler(Side::Player).moves[1], Some(mv("QUICK ATTACK")));
+    assert_eq!(b.active(Side::Player).moves[1], Some(mv("MIMIC")));
+    assert_eq!(
+        texts(&mut b),
+        [
+            "CLEFAIRY learned QUICK ATTACK!",
+            "Enemy RATTATA used GROWL!",
+            "CLEFAIRY's ATTACK fell!"
+        ]
+    );
+    drained(&b);
+}
+
+#[test]
+fn the_enemys_mimic_still_picks_at_random() {
+    let mut b = wild(
+        vec![slow("RATTATA", &["TACKLE", "GROWL"])],
+        vec![fast("CLEFAIRY", &["MIMIC"])],
+        &[HIT, 0x03, 0x01, NO_CRIT, factor(255), HIT],
+    );
+    go(&mut b, M0, M0);
+    assert_eq!(b.needs_choice(), NeedsChoice::Round);
+    assert_eq!(b.battler(Side::Enemy).moves[0], Some(mv("GROWL")));
     drained(&b);
 }
 
