@@ -10,6 +10,9 @@
 //! * [`ScriptLink`] / [`ValueNext`] / [`ScriptListener`] — the value-level interfaces a host
 //!   implements; [`wrap_script`] / [`on_script`] adapt them onto the typed buses, and the
 //!   catalog exposes both by name ([`crate::catalog::hook_info`]).
+//! * [`ScriptArgs`] / [`ValueSink`] ([`sink`]) — the fast path into a host's own values: a link
+//!   that overrides [`ScriptLink::call_args`] receives the typed arguments and streams them
+//!   (serde) straight into its value type, with no [`Value`] tree in between.
 
 use std::rc::Rc;
 
@@ -23,12 +26,19 @@ use crate::hooks::{Hook, LinkError, LinkResult, Next};
 use crate::runtime::Runtime;
 use crate::value::{from_value, to_value, Value, ValueError};
 
+pub mod sink;
+
+pub use sink::{to_sink, ValueBuilder, ValueSink};
+
 /// A hook's argument struct as the positional list a script callback receives after `next`.
 /// Implemented with [`arg_list!`](crate::arg_list) on the catalog's `…Args` structs.
 pub trait ArgList: Sized {
     /// The mod-visible parameter names, in order (e.g. `["game", "ctx"]`).
     const NAMES: &'static [&'static str];
     fn to_values(&self) -> Result<Vec<Value>, ValueError>;
+    /// One complete value per parameter, in order, into `sink` (the same data as
+    /// [`to_values`](Self::to_values), without building `Value`s).
+    fn write_args(&self, sink: &mut dyn ValueSink) -> Result<(), ValueError>;
     /// Missing trailing values read as `nil` (Lua semantics for short argument lists).
     fn from_values(values: Vec<Value>) -> Result<Self, ValueError>;
 }
@@ -45,6 +55,10 @@ macro_rules! arg_list {
             const NAMES: &'static [&'static str] = &[$($crate::arg_list!(@name $field $($name)?)),+];
             fn to_values(&self) -> ::std::result::Result<::std::vec::Vec<$crate::Value>, $crate::value::ValueError> {
                 Ok(vec![$($crate::value::to_value(&self.$field)?),+])
+            }
+            fn write_args(&self, sink: &mut dyn $crate::script::ValueSink) -> ::std::result::Result<(), $crate::value::ValueError> {
+                $($crate::script::to_sink(&self.$field, sink)?;)+
+                Ok(())
             }
             fn from_values(values: ::std::vec::Vec<$crate::Value>) -> ::std::result::Result<Self, $crate::value::ValueError> {
                 let mut it = values.into_iter();
@@ -68,6 +82,12 @@ pub trait ScriptHook: Hook<Args: ArgList, Out: Serialize + DeserializeOwned> {
 
     fn args_to_values(args: &Self::Args) -> Result<Vec<Value>, ValueError> {
         args.to_values()
+    }
+
+    /// The arguments streamed into a host's sink; must describe the same values as
+    /// [`args_to_values`](Self::args_to_values) (a hook overriding one overrides both).
+    fn args_to_sink(args: &Self::Args, sink: &mut dyn ValueSink) -> Result<(), ValueError> {
+        args.write_args(sink)
     }
 
     fn args_from_values(values: Vec<Value>) -> Result<Self::Args, ValueError> {
@@ -101,9 +121,45 @@ pub trait ValueNext {
     fn call_with(&mut self, args: Vec<Value>) -> Result<Value, LinkError>;
 }
 
+/// A hook's typed arguments at a link's boundary, for hosts to convert as they like.
+pub trait ScriptArgs {
+    /// The arguments as `Value`s, positional (a conversion failure fails the link).
+    fn to_values(&self) -> Result<Vec<Value>, ValueError>;
+    /// The arguments straight into `sink`: one complete value per parameter, in order.
+    fn write(&self, sink: &mut dyn ValueSink) -> Result<(), ValueError>;
+}
+
+/// The link failure for arguments that did not convert (the same text on every path).
+pub fn argument_error(e: ValueError) -> LinkError {
+    LinkError::from(format!("argument conversion: {e}"))
+}
+
 /// A script function installed as a link.
 pub trait ScriptLink {
     fn call(&self, next: &mut dyn ValueNext, args: Vec<Value>) -> Result<Value, LinkError>;
+
+    /// What the bus calls. The default converts the arguments to `Value`s and calls
+    /// [`call`](Self::call); a host with its own value type overrides it to stream the typed
+    /// arguments straight into that type ([`ScriptArgs::write`]) and skip the `Value` tree.
+    fn call_args(
+        &self,
+        next: &mut dyn ValueNext,
+        args: &dyn ScriptArgs,
+    ) -> Result<Value, LinkError> {
+        let values = args.to_values().map_err(argument_error)?;
+        self.call(next, values)
+    }
+}
+
+struct TypedArgs<'a, H: Hook>(&'a H::Args);
+
+impl<H: ScriptHook> ScriptArgs for TypedArgs<'_, H> {
+    fn to_values(&self) -> Result<Vec<Value>, ValueError> {
+        H::args_to_values(self.0)
+    }
+    fn write(&self, sink: &mut dyn ValueSink) -> Result<(), ValueError> {
+        H::args_to_sink(self.0, sink)
+    }
 }
 
 /// A script function installed as a listener.
@@ -129,8 +185,9 @@ impl<H: ScriptHook> ValueNext for TypedValueNext<'_, '_, H> {
     }
 }
 
-/// Install a script link on hook `H`: arguments are converted once at this link's boundary,
-/// and its answer goes through `H::out_from_value` (a malformed answer is a link failure).
+/// Install a script link on hook `H`: arguments are converted once at this link's boundary
+/// (by the link itself, [`ScriptLink::call_args`]), and its answer goes through
+/// `H::out_from_value` (a malformed answer is a link failure).
 pub fn wrap_script<H: ScriptHook>(
     rt: &Runtime,
     owner: &str,
@@ -138,10 +195,8 @@ pub fn wrap_script<H: ScriptHook>(
     link: Rc<dyn ScriptLink>,
 ) -> HookHandle {
     rt.wrap::<H, _>(owner, priority, move |next, args| -> LinkResult<H::Out> {
-        let values = H::args_to_values(args)
-            .map_err(|e| LinkError::from(format!("argument conversion: {e}")))?;
         let mut value_next = TypedValueNext::<H> { next };
-        let answer = link.call(&mut value_next, values)?;
+        let answer = link.call_args(&mut value_next, &TypedArgs::<H>(args))?;
         H::out_from_value(answer).map_err(|e| LinkError::from(format!("bad result: {e}")))
     })
 }

@@ -45,6 +45,13 @@ impl Budget {
         Budget(counter)
     }
 
+    /// Another handle on the same counter (what each engine's `on_progress` callback holds:
+    /// the counter owns nothing, so holding it strongly makes no cycle and saves the callback
+    /// a weak-pointer upgrade per operation).
+    pub fn handle(&self) -> Budget {
+        Budget(self.0.clone())
+    }
+
     /// Enter a Rhai call. At depth 0 this starts a new dispatch with `limit` operations.
     pub fn enter(&self, limit: u64) -> Frame<'_> {
         self.0.enter(limit)

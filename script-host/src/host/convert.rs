@@ -4,9 +4,14 @@
 //! arrays, maps → object maps (sorted keys either way). Out of scripts: the same, plus a
 //! `char` becomes a one-character string; shared (captured) values are read through. Handles,
 //! function pointers and any other custom type are refused: only data crosses.
+//!
+//! A hook's typed arguments take the direct route: [`DynamicSink`] builds the `Dynamic`s from
+//! the api's serde stream ([`pallet_api::script::ValueSink`]) with no `Value` tree in between —
+//! the same values [`to_dynamic`] gives for `to_value` of the same arguments.
 
+use pallet_api::script::ValueSink;
 use pallet_api::Value;
-use rhai::{Array, Dynamic, Map};
+use rhai::{Array, Dynamic, FnArgsVec, Identifier, Map};
 
 use super::limits::LIMITS;
 
@@ -46,6 +51,90 @@ pub fn into_dynamic(v: Value) -> Dynamic {
             }
             Dynamic::from_map(map)
         }
+    }
+}
+
+/// A [`ValueSink`] building Rhai values: every complete top-level value is appended to the
+/// argument vector (a link call's arguments after `next`).
+#[derive(Default)]
+pub struct DynamicSink {
+    /// Completed top-level values.
+    pub args: FnArgsVec<Dynamic>,
+    /// Open lists and maps, innermost last (kept across calls for its capacity).
+    stack: Vec<Frame>,
+}
+
+/// An open container of a [`DynamicSink`].
+pub enum Frame {
+    List(Array),
+    /// A map and the key of the value being built.
+    Map(Map, Identifier),
+}
+
+impl DynamicSink {
+    /// A sink whose argument vector starts with `first` (the link's `next`), reusing `stack`'s
+    /// allocation.
+    pub fn new(first: Dynamic, stack: Vec<Frame>) -> Self {
+        let mut args = FnArgsVec::new();
+        args.push(first);
+        DynamicSink { args, stack }
+    }
+
+    /// The argument vector, and the (emptied) frame stack for reuse. `None` when the stream
+    /// left a container open (a conversion that failed midway).
+    pub fn finish(mut self) -> (Option<FnArgsVec<Dynamic>>, Vec<Frame>) {
+        let complete = self.stack.is_empty();
+        self.stack.clear();
+        (complete.then_some(self.args), self.stack)
+    }
+
+    #[inline]
+    fn put(&mut self, v: Dynamic) {
+        match self.stack.last_mut() {
+            None => self.args.push(v),
+            Some(Frame::List(items)) => items.push(v),
+            Some(Frame::Map(map, key)) => {
+                map.insert(std::mem::take(key), v);
+            }
+        }
+    }
+}
+
+impl ValueSink for DynamicSink {
+    fn unit(&mut self) {
+        self.put(Dynamic::UNIT);
+    }
+    fn bool(&mut self, v: bool) {
+        self.put(Dynamic::from_bool(v));
+    }
+    fn int(&mut self, v: i64) {
+        self.put(Dynamic::from_int(v));
+    }
+    fn float(&mut self, v: f64) {
+        self.put(Dynamic::from_float(v));
+    }
+    fn str(&mut self, v: &str) {
+        self.put(Dynamic::from(rhai::ImmutableString::from(v)));
+    }
+    fn begin_list(&mut self, len_hint: usize) {
+        self.stack
+            .push(Frame::List(Array::with_capacity(len_hint.min(4096))));
+    }
+    fn begin_map(&mut self, _len_hint: usize) {
+        self.stack.push(Frame::Map(Map::new(), Identifier::new()));
+    }
+    fn key(&mut self, key: &str) {
+        if let Some(Frame::Map(_, pending)) = self.stack.last_mut() {
+            *pending = key.into();
+        }
+    }
+    fn end(&mut self) {
+        let v = match self.stack.pop() {
+            Some(Frame::List(items)) => Dynamic::from_array(items),
+            Some(Frame::Map(map, _)) => Dynamic::from_map(map),
+            None => return,
+        };
+        self.put(v);
     }
 }
 
@@ -122,6 +211,35 @@ mod tests {
         ]);
         assert_eq!(from_dynamic(&to_dynamic(&v)).unwrap(), v);
         assert_eq!(from_dynamic(&into_dynamic(v.clone())).unwrap(), v);
+    }
+
+    #[test]
+    fn the_direct_route_gives_the_same_values() {
+        use serde::Serialize;
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Ctx {
+            map_id: &'static str,
+            absent: Option<u8>,
+            list: Vec<Option<f64>>,
+            record: Value,
+        }
+        let ctx = Ctx {
+            map_id: "VERMILION_DOCK",
+            absent: None,
+            list: vec![Some(1.5), None],
+            record: Value::map([("b", Value::Nil), ("a", Value::Int(1))]),
+        };
+        let mut sink = DynamicSink::new(Dynamic::UNIT, Vec::new());
+        pallet_api::script::to_sink(&ctx, &mut sink).unwrap();
+        pallet_api::script::to_sink(&7u8, &mut sink).unwrap();
+        let (args, _) = sink.finish();
+        let args = args.unwrap();
+        assert_eq!(args.len(), 3);
+        let via_value = to_dynamic(&pallet_api::value::to_value(&ctx).unwrap());
+        assert_eq!(from_dynamic(&args[1]), from_dynamic(&via_value));
+        assert_eq!(args[1].to_string(), via_value.to_string());
+        assert_eq!(args[2].as_int(), Ok(7));
     }
 
     #[test]

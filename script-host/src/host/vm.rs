@@ -13,7 +13,7 @@ use rhai::packages::{
     BasicMathPackage, BasicStringPackage, BitFieldPackage, LogicPackage, MoreStringPackage,
     Package,
 };
-use rhai::{Dynamic, Engine, FnPtr, OptimizationLevel, AST};
+use rhai::{Dynamic, Engine, FnPtr, GlobalRuntimeState, OptimizationLevel, AST};
 
 use super::budget::Budget;
 use super::diag::{ScriptDiagnostic, SourceMap};
@@ -130,6 +130,49 @@ impl ModVm {
         })
     }
 
+    /// The call state a link reuses for every call of its closure: what `FnPtr::call` builds
+    /// afresh each time (a default global state with the mod's script functions linked). It is
+    /// only ever lent shared (`FnPtr::call_raw` clones what it needs to mutate), so one copy
+    /// serves re-entrant calls too. `None` before the mod's script is loaded.
+    pub fn call_state(&self) -> Option<GlobalRuntimeState> {
+        let ast = self.ast.get()?;
+        let engine = self.engine.borrow();
+        let mut global = engine.new_global_runtime_state();
+        global.lib.push(ast.shared_lib().clone());
+        Some(global)
+    }
+
+    /// [`call`](Self::call) with a reused call state ([`call_state`](Self::call_state)) and
+    /// arguments in an inline vector: the same call (`FnPtr::call` is `call_raw` over a fresh
+    /// state) without building the state and the argument list per call.
+    pub fn call_with_state(
+        &self,
+        global: &GlobalRuntimeState,
+        f: &FnPtr,
+        mut args: rhai::FnArgsVec<Dynamic>,
+        limit: u64,
+        origin: &Origin,
+    ) -> Result<Dynamic, ScriptDiagnostic> {
+        let _frame = self.host.budget.enter(limit);
+        let engine = self.engine.borrow();
+        let ctx = rhai::NativeCallContext::new_with_all_fields(
+            &engine,
+            f.fn_name(),
+            None,
+            global,
+            rhai::Position::NONE,
+        );
+        f.call_raw(&ctx, None, args.as_mut_slice()).map_err(|e| {
+            ScriptDiagnostic::from_eval_at(
+                &self.id,
+                &origin.file,
+                origin.pos,
+                &e,
+                &self.sources.borrow(),
+            )
+        })
+    }
+
     pub fn plain_error(&self, message: &str) -> ScriptDiagnostic {
         ScriptDiagnostic::new(
             &self.id,
@@ -166,8 +209,8 @@ pub fn sandboxed_engine(host: &Rc<HostShared>, log: Option<ModLog>) -> Engine {
     engine.set_optimization_level(OptimizationLevel::Simple);
     LIMITS.apply(&mut engine);
 
-    let budget_host = Rc::downgrade(host);
-    engine.on_progress(move |ops| budget_host.upgrade().and_then(|h| h.budget.progress(ops)));
+    let budget = host.budget.handle();
+    engine.on_progress(move |ops| budget.progress(ops));
 
     match log {
         Some(log) => {

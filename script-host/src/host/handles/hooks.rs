@@ -5,6 +5,7 @@
 //! hook's result rule (fail closed). `wrap` returns an unsubscribe function pointer:
 //! `let off = hooks.wrap(…); off.call();` removes exactly that link.
 
+use std::cell::{Cell, OnceCell};
 use std::rc::{Rc, Weak};
 
 use std::collections::BTreeMap;
@@ -12,12 +13,15 @@ use std::collections::BTreeMap;
 use pallet_api::catalog::hooks::BattleFieldResidual;
 use pallet_api::catalog::{hook_info, HookInfo};
 use pallet_api::hooks::Hook;
-use pallet_api::script::{ScriptLink, ValueNext};
+use pallet_api::script::{argument_error, ScriptArgs, ScriptLink, ValueNext};
 use pallet_api::{LinkError, Value};
-use rhai::{Array, Dynamic, Engine, EvalAltResult, FnPtr, Map, NativeCallContext, INT};
+use rhai::{
+    Array, Dynamic, Engine, EvalAltResult, FnArgsVec, FnPtr, GlobalRuntimeState, Map,
+    NativeCallContext, INT,
+};
 
 use super::next::NextSlot;
-use crate::host::convert::{from_dynamic, into_dynamic};
+use crate::host::convert::{from_dynamic, into_dynamic, DynamicSink, Frame};
 use crate::host::error::{api_error, codes};
 use crate::host::limits::LIMITS;
 use crate::host::vm::{ModVm, Origin};
@@ -79,6 +83,8 @@ fn wrap(
         hook: info,
         slot,
         next_fn,
+        state: OnceCell::new(),
+        frames: Cell::new(Vec::new()),
     });
     let handle = (info.wrap_script)(&rt, &vm.id, priority, link);
     let weak_rt = Rc::downgrade(&rt);
@@ -100,18 +106,55 @@ pub struct RhaiLink {
     hook: &'static HookInfo,
     slot: Rc<NextSlot>,
     next_fn: FnPtr,
+    /// The closure's call state, built on the first call and reused ([`ModVm::call_state`]).
+    state: OnceCell<GlobalRuntimeState>,
+    /// The argument converter's frame stack, kept for its capacity (a re-entrant call of the
+    /// same link finds it taken and starts an empty one).
+    frames: Cell<Vec<Frame>>,
 }
 
 impl ScriptLink for RhaiLink {
     fn call(&self, next: &mut dyn ValueNext, args: Vec<Value>) -> Result<Value, LinkError> {
-        let host = &self.vm.host;
-        let mut argv = Vec::with_capacity(args.len() + 1);
+        let mut argv = FnArgsVec::with_capacity(args.len() + 1);
         argv.push(Dynamic::from(self.next_fn.clone()));
         argv.extend(args.into_iter().map(into_dynamic));
+        self.run(next, argv)
+    }
+
+    /// The hot path: the typed arguments go straight into `Dynamic`s (no `Value` tree).
+    fn call_args(
+        &self,
+        next: &mut dyn ValueNext,
+        args: &dyn ScriptArgs,
+    ) -> Result<Value, LinkError> {
+        let mut sink = DynamicSink::new(Dynamic::from(self.next_fn.clone()), self.frames.take());
+        let written = args.write(&mut sink);
+        let (argv, frames) = sink.finish();
+        self.frames.set(frames);
+        written.map_err(argument_error)?;
+        let argv = argv.ok_or_else(|| LinkError::from("argument conversion: incomplete value"))?;
+        self.run(next, argv)
+    }
+}
+
+impl RhaiLink {
+    fn run(&self, next: &mut dyn ValueNext, argv: FnArgsVec<Dynamic>) -> Result<Value, LinkError> {
+        let host = &self.vm.host;
         let outcome = {
             let _lend = self.slot.lend(next);
-            self.vm
-                .call(&self.f, argv, LIMITS.dispatch_budget, &self.origin)
+            match self.state.get().or_else(|| {
+                let state = self.vm.call_state()?;
+                Some(self.state.get_or_init(|| state))
+            }) {
+                Some(state) => self.vm.call_with_state(
+                    state,
+                    &self.f,
+                    argv,
+                    LIMITS.dispatch_budget,
+                    &self.origin,
+                ),
+                None => Err(self.vm.plain_error("the mod's script is not loaded")),
+            }
         };
         let result = match outcome {
             Ok(d) => from_dynamic(&d)
