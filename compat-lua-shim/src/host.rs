@@ -54,8 +54,6 @@ pub struct LuaMod {
     pub rng: Rc<ModRng>,
     /// Static strings interned for the raw stack pushes ([`crate::stack`]).
     pub keys: Rc<crate::stack::KeyCache>,
-    /// Compiled [`crate::link::ENTRY_FACTORY`]: makes each link's `entry(gen, …)`.
-    pub entry_factory: Function,
     /// The state's own `string.format` (captured before the mod runs) for printf-style logs.
     pub format: Function,
     /// One-time warnings already given (unknown hooks, registries).
@@ -207,13 +205,6 @@ impl LuaHost {
             .get::<Table>("string")
             .and_then(|s| s.get("format"))
             .map_err(|e| short(&e))?;
-        let entry_factory = sb
-            .lua
-            .load(crate::link::ENTRY_FACTORY)
-            .set_name("=pallet-next")
-            .set_mode(mlua::chunk::ChunkMode::Text)
-            .into_function()
-            .map_err(|e| short(&e))?;
         let module = Rc::new(LuaMod {
             id: m.id.clone(),
             version: m.version.clone(),
@@ -225,7 +216,6 @@ impl LuaHost {
             options: ctx.options.clone(),
             content: ctx.content.clone(),
             rng: sb.rng,
-            entry_factory,
             keys: Rc::new(crate::stack::KeyCache::default()),
             format,
             warned: RefCell::new(BTreeSet::new()),

@@ -25,10 +25,10 @@
 //! * `next` is a **persistent** Rust function created once per link (at `wrap` time). The
 //!   link's current `Next` is lent to it through the link's [`NextSlot`], a stack of frames
 //!   (one per running invocation of this link, so re-entrant dispatch and nested `next` across
-//!   Lua ↔ Rhai work). Per call the only Lua object made besides the arguments is a small Lua
-//!   closure, `function(...) return raw(gen, ...) end`, that tags `next` with its invocation's
-//!   generation: a `next` kept past its call carries a generation no running frame has, and is
-//!   refused.
+//!   Lua ↔ Rhai work). Per call the only Lua object made besides the arguments is the `next`
+//!   the wrapper receives: a C closure over the same callback with one more upvalue, its
+//!   invocation's generation (see [`next_closure`]). A `next` kept past its call carries a
+//!   generation no running frame has, and is refused.
 //!
 //! Everything else (answers, `next(a, …)` arguments, listeners) goes through `Value`
 //! ([`crate::convert`]) under the hooks' own result rules.
@@ -62,15 +62,6 @@ use crate::stack::{self, KeyCache};
 /// [`ScriptRng`](pallet_api::script_rng::ScriptRng) in the catalog): the shim turns its data
 /// form `{__rng = state}` into the callable [`RngHandle`] the Lua engine's mods expect.
 const RNG_HOOKS: &[&str] = &["encounter.roll"];
-
-/// The per-link Lua side, compiled once per state: `entry(gen, …)` calls the mod's wrapper with
-/// a `next` tagged by `gen` (see the module docs).
-pub(crate) const ENTRY_FACTORY: &str = r#"
-local f, raw = ...
-return function(gen, ...)
-  return f(function(...) return raw(gen, ...) end, ...)
-end
-"#;
 
 /// Installs a Lua link for one catalog hook type.
 type WrapFn =
@@ -208,8 +199,10 @@ impl NextSlot {
 
 /// One Lua function installed as a link on hook `H`.
 struct TypedLink<H> {
-    /// `entry(gen, …)` (see [`ENTRY_FACTORY`]).
-    entry: Function,
+    /// The mod's wrapper.
+    f: Function,
+    /// The persistent `next` callback (each call hands the wrapper a tagged copy).
+    raw_next: Function,
     m: Rc<LuaMod>,
     slot: Rc<NextSlot>,
     _hook: PhantomData<fn() -> H>,
@@ -227,10 +220,11 @@ where
     H::Args: Serialize,
 {
     let slot = Rc::new(NextSlot::default());
-    let raw = persistent_next::<H>(&m.lua, slot.clone(), m.host.clone(), m.keys.clone(), info)?;
-    let entry: Function = m.entry_factory.call((f, raw))?;
+    let raw_next =
+        persistent_next::<H>(&m.lua, slot.clone(), m.host.clone(), m.keys.clone(), info)?;
     let link = TypedLink::<H> {
-        entry,
+        f,
+        raw_next,
         m: m.clone(),
         slot,
         _hook: PhantomData,
@@ -250,6 +244,7 @@ where
         let (gen, frame) = self.slot.push(next as *mut Next<'_, H> as *mut ());
         let push = CallArgs::<H> {
             lua: &m.lua,
+            next: &self.raw_next,
             keys: &m.keys,
             limit: m.host.memory_limit.get(),
             gen,
@@ -257,11 +252,11 @@ where
             rng: RNG_HOOKS.contains(&H::NAME),
         };
         let outcome = if H::OUT_ARITY > 1 {
-            self.entry
+            self.f
                 .call::<MultiValue>(push)
                 .map(|values| answer_many(values, H::OUT_ARITY))
         } else {
-            self.entry
+            self.f
                 .call::<LuaValue>(push)
                 .map(|value| from_lua(&value).map_err(|e| e.0))
         };
@@ -288,9 +283,12 @@ fn answer_many(values: MultiValue, arity: usize) -> Result<Value, String> {
     Ok(Value::List(items))
 }
 
-/// The arguments of one `entry(gen, …)` call, pushed straight onto the Lua stack.
+/// The arguments of one wrapper call — `next`, then the hook's parameters — pushed straight
+/// onto the Lua stack.
 struct CallArgs<'a, H: Hook> {
     lua: &'a Lua,
+    /// The persistent `next` callback.
+    next: &'a Function,
     keys: &'a KeyCache,
     limit: usize,
     gen: u64,
@@ -319,25 +317,12 @@ where
     H: ScriptHook,
     H::Args: Serialize,
 {
-    /// The general path (mlua calls [`Self::push_into_stack_multi`] on calls; this one is
-    /// complete for any other use): through `Value`.
-    fn into_lua_multi(self, lua: &Lua) -> mlua::Result<MultiValue> {
-        let _unlimited = Unlimited::new(lua, self.limit);
-        let mut out = MultiValue::new();
-        out.push_back(LuaValue::Number(self.gen as f64));
-        for (i, v) in self.values()?.iter().enumerate() {
-            let value = to_lua(lua, v)?;
-            if let (true, LuaValue::Table(t)) = (self.rng, &value) {
-                if Self::ctx_position() == Some(i) {
-                    if let Some(state) = v.get("rng").and_then(|r| r.get(ScriptRng::MARKER)) {
-                        let rng = ScriptRng::from_state(state.as_exact_int().unwrap_or(0));
-                        t.raw_set("rng", lua.create_userdata(RngHandle::new(rng))?)?;
-                    }
-                }
-            }
-            out.push_back(value);
-        }
-        Ok(out)
+    /// Only [`Self::push_into_stack_multi`] is used (mlua's `Function::call` pushes through
+    /// it): the tagged `next` can only be made on the stack.
+    fn into_lua_multi(self, _: &Lua) -> mlua::Result<MultiValue> {
+        Err(mlua::Error::runtime(
+            "hook arguments are pushed onto the Lua stack only",
+        ))
     }
 
     unsafe fn push_into_stack_multi(self, raw: &RawLua) -> mlua::Result<c_int> {
@@ -352,7 +337,7 @@ where
         }
         let _unlimited = Unlimited::new(self.lua, self.limit);
         let base = ffi::lua_gettop(state);
-        ffi::lua_pushnumber(state, self.gen as f64);
+        next_closure(raw, self.next, self.gen)?;
         if stack::push_fields(state, self.keys, names, self.args).is_err() {
             // Not positional as serialized (or not data): the `Value` path, which also names
             // what failed.
@@ -372,6 +357,29 @@ where
         }
         Ok(count)
     }
+}
+
+/// Push the `next` of invocation `gen`: a C closure with the persistent callback's function and
+/// upvalue (mlua's callback data), plus `gen` as a second upvalue, which [`NextArgs`] reads.
+///
+/// # Safety
+/// mlua lock held, limit lifted, three free stack slots. `next` must be a function made by
+/// `Lua::create_function` (a C closure whose first upvalue is mlua's callback data: mlua's
+/// callback trampoline reads upvalue 1 only, so a copy with more upvalues calls the same Rust
+/// closure).
+unsafe fn next_closure(raw: &RawLua, next: &Function, gen: u64) -> mlua::Result<()> {
+    let state = raw.state();
+    raw.push(next)?;
+    let Some(cfunction) = ffi::lua_tocfunction(state, -1) else {
+        return Err(mlua::Error::runtime("next is not a host function"));
+    };
+    if ffi::lua_getupvalue(state, -1, 1).is_null() {
+        return Err(mlua::Error::runtime("next has no callback data"));
+    }
+    ffi::lua_remove(state, -2);
+    ffi::lua_pushnumber(state, gen as f64);
+    ffi::lua_pushcclosure(state, cfunction, 2);
+    Ok(())
 }
 
 /// The [`ScriptRng`] in `t.rng.__rng` of the table at stack `index`, if there is one.
@@ -405,29 +413,21 @@ unsafe fn rng_marker(state: *mut ffi::lua_State, index: c_int) -> Option<ScriptR
 
 // ----- the persistent `next` -----------------------------------------------------------------
 
-/// What the Lua `next` was called with: its invocation's generation, and the replacement
-/// arguments when there were any (`next()` → `None`).
+/// What the Lua `next` was called with: its invocation's generation (the closure's second
+/// upvalue, see [`next_closure`]), and the replacement arguments when there were any
+/// (`next()` → `None`).
 struct NextArgs {
     gen: f64,
     replace: Option<Vec<LuaValue>>,
 }
 
-fn generation(v: Option<&LuaValue>) -> f64 {
-    match v {
-        Some(LuaValue::Number(n)) => *n,
-        Some(LuaValue::Integer(i)) => *i as f64,
-        _ => f64::NAN,
-    }
-}
-
 impl FromLuaMulti for NextArgs {
+    /// Not used by mlua for callbacks (they read the stack); without the closure's upvalue the
+    /// generation is unknown, which reads as a stale `next`.
     fn from_lua_multi(values: MultiValue, _: &Lua) -> mlua::Result<Self> {
-        let mut it = values.into_iter();
-        let gen = generation(it.next().as_ref());
-        let rest: Vec<LuaValue> = it.collect();
         Ok(NextArgs {
-            gen,
-            replace: (!rest.is_empty()).then_some(rest),
+            gen: f64::NAN,
+            replace: (!values.is_empty()).then(|| values.into_iter().collect()),
         })
     }
 
@@ -438,17 +438,20 @@ impl FromLuaMulti for NextArgs {
         raw: &RawLua,
     ) -> mlua::Result<Self> {
         let state = raw.state();
-        // SAFETY: mlua hands a callback its `nargs` arguments at the top of the stack.
-        let gen = if nargs >= 1 && ffi::lua_type(state, -nargs) == ffi::LUA_TNUMBER {
-            ffi::lua_tonumber(state, -nargs)
+        // SAFETY: mlua runs the callback on the calling thread's state (its arguments at the
+        // top of the stack) inside the C closure that was called, so the upvalue pseudo-index
+        // names that closure's upvalues.
+        let upvalue = ffi::lua_upvalueindex(2);
+        let gen = if ffi::lua_type(state, upvalue) == ffi::LUA_TNUMBER {
+            ffi::lua_tonumber(state, upvalue)
         } else {
             f64::NAN
         };
-        if nargs <= 1 {
+        if nargs <= 0 {
             return Ok(NextArgs { gen, replace: None });
         }
-        let mut values = Vec::with_capacity(nargs as usize - 1);
-        for i in 1..nargs {
+        let mut values = Vec::with_capacity(nargs as usize);
+        for i in 0..nargs {
             values.push(LuaValue::from_stack(-nargs + i, raw)?);
         }
         Ok(NextArgs {

@@ -32,10 +32,8 @@
 //! mlua's userdata finalizers (mods cannot attach `__gc` in Lua 5.1: `setmetatable` takes tables
 //! only and `newproxy` is removed).
 
-use std::cell::RefCell;
-use std::collections::HashMap;
+use std::cell::Cell;
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::os::raw::{c_char, c_int};
 
 use mlua::ffi;
@@ -72,56 +70,52 @@ impl From<PushError> for mlua::Error {
 /// Static strings (struct field names, unit variant names) this state has interned, as
 /// registry references: pushing one is a registry read instead of hashing the text into Lua's
 /// string table, and a referenced string is never collected (and re-created) by the GC.
-#[derive(Default)]
+///
+/// A direct-mapped table keyed by the string's address: a slot is claimed by the first string
+/// that lands in it and never evicted (a string whose slot is taken is pushed as text), so the
+/// registry holds at most [`KEY_SLOTS`] references per state and nothing thrashes.
 pub struct KeyCache {
-    refs: RefCell<HashMap<(usize, usize), c_int, BuildHasherDefault<AddrHasher>>>,
+    slots: Box<[Cell<(usize, usize, c_int)>]>,
 }
 
-/// Most static strings one state caches (they come from the program's own serde derives, so
-/// the bound is never reached in practice; past it strings are pushed as text).
-const MAX_CACHED_KEYS: usize = 4096;
+/// Slots of a [`KeyCache`] (a power of two).
+pub const KEY_SLOTS: usize = 1024;
+
+impl Default for KeyCache {
+    fn default() -> Self {
+        KeyCache {
+            slots: (0..KEY_SLOTS).map(|_| Cell::new((0, 0, 0))).collect(),
+        }
+    }
+}
 
 impl KeyCache {
+    fn slot(&self, s: &'static str) -> &Cell<(usize, usize, c_int)> {
+        let key = (s.as_ptr() as u64) ^ ((s.len() as u64) << 48);
+        let index =
+            (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - KEY_SLOTS.trailing_zeros())) as usize;
+        &self.slots[index & (KEY_SLOTS - 1)]
+    }
+
     /// Push the static string `s`.
     ///
     /// # Safety
     /// Module contract (lock held, limit lifted, one free stack slot plus one for the ref).
     unsafe fn push(&self, state: *mut ffi::lua_State, s: &'static str) {
-        let key = (s.as_ptr() as usize, s.len());
-        if let Some(r) = self.refs.borrow().get(&key) {
-            ffi::lua_rawgeti_(state, ffi::LUA_REGISTRYINDEX, *r);
+        let slot = self.slot(s);
+        let (ptr, len, r) = slot.get();
+        if r > 0 && ptr == s.as_ptr() as usize && len == s.len() {
+            ffi::lua_rawgeti_(state, ffi::LUA_REGISTRYINDEX, r);
             return;
         }
         ffi::lua_pushlstring_(state, s.as_ptr() as *const c_char, s.len());
-        let mut refs = self.refs.borrow_mut();
-        if refs.len() < MAX_CACHED_KEYS {
+        if r <= 0 {
             ffi::lua_pushvalue(state, -1);
             let r = ffi::luaL_ref(state, ffi::LUA_REGISTRYINDEX);
             if r > 0 {
-                refs.insert(key, r);
+                slot.set((s.as_ptr() as usize, s.len(), r));
             }
         }
-    }
-}
-
-/// A multiply-rotate hasher for `(address, length)` keys (std's SipHash is needlessly slow).
-#[derive(Default)]
-pub struct AddrHasher(u64);
-
-impl Hasher for AddrHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.write_u64(u64::from(*b));
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-    fn write_usize(&mut self, x: usize) {
-        self.write_u64(x as u64);
     }
 }
 
@@ -255,26 +249,15 @@ impl<'k> Container<'k> {
         Ok(())
     }
 
-    /// `t[key] = value` for a static key; a nil value leaves the field absent (its key is not
-    /// even pushed).
+    /// `t[key] = value` for a static key; a nil value leaves the field absent.
     fn field<T: Serialize + ?Sized>(
         &mut self,
         key: &'static str,
         value: &T,
     ) -> Result<(), PushError> {
+        self.ser.static_str(key);
         value.serialize(self.ser)?;
-        let state = self.ser.state;
-        // SAFETY: module contract; the stack holds the table and the value (and has the
-        // container's reserved slots for the key).
-        unsafe {
-            if ffi::lua_type(state, -1) == ffi::LUA_TNIL {
-                ffi::lua_settop(state, -2);
-            } else {
-                self.ser.static_str(key);
-                ffi::lua_insert(state, -2);
-                ffi::lua_rawset(state, -3);
-            }
-        }
+        self.ser.set_pair();
         Ok(())
     }
 

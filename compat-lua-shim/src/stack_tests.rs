@@ -17,7 +17,7 @@ use crate::stack;
 
 /// Pushes `value` with [`stack::push`] (or its fields with [`stack::push_fields`]).
 struct Push<'a, T: ?Sized> {
-    keys: stack::KeyCache,
+    keys: &'a stack::KeyCache,
     value: &'a T,
     fields: Option<&'static [&'static str]>,
 }
@@ -36,10 +36,10 @@ impl<T: Serialize + ?Sized> IntoLuaMulti for Push<'_, T> {
         }
         match self.fields {
             Some(names) => {
-                Ok(stack::push_fields(raw.state(), &self.keys, names, self.value)? as c_int)
+                Ok(stack::push_fields(raw.state(), self.keys, names, self.value)? as c_int)
             }
             None => {
-                stack::push(raw.state(), &self.keys, self.value)?;
+                stack::push(raw.state(), self.keys, self.value)?;
                 Ok(1)
             }
         }
@@ -54,7 +54,7 @@ fn identity(lua: &Lua) -> Function {
 fn both<T: Serialize + ?Sized>(lua: &Lua, value: &T) -> (Value, Value) {
     let direct: LuaValue = identity(lua)
         .call(Push {
-            keys: Default::default(),
+            keys: &stack::KeyCache::default(),
             value,
             fields: None,
         })
@@ -131,7 +131,7 @@ fn what_the_value_path_refuses_the_stack_refuses() {
         assert!(to_value(&bad).is_err());
         assert!(f
             .call::<LuaValue>(Push {
-                keys: Default::default(),
+                keys: &stack::KeyCache::default(),
                 value: &bad,
                 fields: None
             })
@@ -141,7 +141,7 @@ fn what_the_value_path_refuses_the_stack_refuses() {
     assert!(to_value(&big).is_err());
     assert!(f
         .call::<LuaValue>(Push {
-            keys: Default::default(),
+            keys: &stack::KeyCache::default(),
             value: &big,
             fields: None
         })
@@ -153,7 +153,7 @@ fn what_the_value_path_refuses_the_stack_refuses() {
     }
     assert!(f
         .call::<LuaValue>(Push {
-            keys: Default::default(),
+            keys: &stack::KeyCache::default(),
             value: &deep,
             fields: None
         })
@@ -169,7 +169,7 @@ where
     let names = <H::Args as ArgList>::NAMES;
     let pushed: MultiValue = identity(&lua)
         .call(Push {
-            keys: Default::default(),
+            keys: &stack::KeyCache::default(),
             value: &args,
             fields: Some(names),
         })
@@ -358,4 +358,40 @@ fn every_catalog_hook_takes_the_positional_fast_path() {
             last_map: None,
         },
     });
+}
+
+#[test]
+fn static_keys_past_the_cache_slots_still_push_their_own_text() {
+    // More distinct field names than the cache has slots: collisions push the text itself,
+    // claimed slots are never evicted, and every key reads back as itself (twice).
+    struct Many(Vec<&'static str>);
+    impl Serialize for Many {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeStruct;
+            let mut st = s.serialize_struct("Many", self.0.len())?;
+            for (i, k) in self.0.iter().enumerate() {
+                st.serialize_field(k, &i)?;
+            }
+            st.end()
+        }
+    }
+    let names: Vec<&'static str> = (0..3 * stack::KEY_SLOTS)
+        .map(|i| &*Box::leak(format!("field_{i}").into_boxed_str()))
+        .collect();
+    let lua = Lua::new();
+    let keys = stack::KeyCache::default();
+    for _ in 0..2 {
+        let value = Many(names.clone());
+        let out: LuaValue = identity(&lua)
+            .call(Push {
+                keys: &keys,
+                value: &value,
+                fields: None,
+            })
+            .unwrap();
+        let back = from_lua(&out).unwrap();
+        for (i, k) in names.iter().enumerate() {
+            assert_eq!(back.get(k), Some(&Value::Int(i as i64)), "{k}");
+        }
+    }
 }

@@ -129,6 +129,33 @@ fn next_without_arguments_continues_and_with_arguments_replaces_downstream_only(
     assert_eq!(out, 100 + 70_000 + 1 + 5);
 }
 
+#[test]
+fn next_is_a_plain_function_value_callable_from_a_coroutine_or_an_alias() {
+    // `next` can be stored in a local, passed around and called from a coroutine the wrapper
+    // resumes (another Lua thread of the same state); `type(next)` is "function".
+    let env = load(
+        &[],
+        vec![lua_mod(
+            "co",
+            r##"return function(mod)
+              mod.hooks:wrap("exp.gain", function(next, ctx)
+                local call = next
+                local co = coroutine.wrap(function(f) return f() end)
+                local v = co(call)
+                mod.log:info("type %s", type(next))
+                return v + 7
+              end, 10)
+              mod.hooks:wrap("exp.gain", function(next, ctx)
+                return select("#", next()) * 1000 + next()
+              end, 0)
+            end"##,
+        )],
+    );
+    env.assert_loaded("co");
+    assert_eq!(exp_gain(&env.rt, 100), (1000 + 100 + 7, 1));
+    assert!(env.feed().contains(&"[co] type function".to_owned()));
+}
+
 fn catch_args() -> CatchRateArgs {
     CatchRateArgs {
         ball: "POKE_BALL".into(),
