@@ -144,3 +144,63 @@ fn pallet_run_loads_the_bundled_lua_example_by_default() {
     let again = play_with_mods(GameVersion::Red, 1, MAIN_SCENARIO, Some(&opts)).unwrap();
     assert_eq!(out.transcript, again.transcript);
 }
+
+#[test]
+fn ctx_rng_in_the_real_game_is_seeded_from_the_game_rng_without_advancing_it() {
+    // A Lua wrapper draws from `ctx.rng` *before* vanilla rolls: the draws repeat for the same
+    // run seed and change with it, and the game plays exactly as without the mod.
+    let dir = std::env::temp_dir().join(format!("pallet-lua-rng-probe-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("manifest.json"),
+        r#"{"id": "rng-probe", "name": "p", "version": "1.0.0", "api": 2, "entry": "main.lua"}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("main.lua"),
+        r#"return function(mod)
+             mod.hooks:wrap("encounter.roll", function(next, encDef, ctx)
+               mod.log:info("draw %d %d", ctx.rng(1, 1000000), ctx.rng:random(1, 1000000))
+               return next()
+             end)
+           end"#,
+    )
+    .unwrap();
+    let run = |seed: u64, with_probe: bool| {
+        let opts = ModsOptions {
+            dirs: if with_probe {
+                vec![dir.clone()]
+            } else {
+                vec![]
+            },
+            no_default_mods: true,
+            ..ModsOptions::default()
+        };
+        play_with_mods(GameVersion::Red, seed, MAIN_SCENARIO, Some(&opts))
+            .unwrap()
+            .transcript
+    };
+    let draws = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| l.starts_with("[rng-probe] draw "))
+            .map(str::to_owned)
+            .collect()
+    };
+    let game = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| !l.starts_with("[rng-probe]") && !l.starts_with("mods: loaded"))
+            .map(str::to_owned)
+            .collect()
+    };
+    let (a, b, other, plain) = (run(1, true), run(1, true), run(2, true), run(1, false));
+    assert!(draws(&a).len() > 20, "one draw line per grass step: {a}");
+    assert_eq!(draws(&a), draws(&b));
+    assert_ne!(draws(&a)[..10], draws(&other)[..10]);
+    // Two draws in one call differ (the handle advances), and distinct steps differ.
+    let first_line = draws(&a)[0].clone();
+    let first: Vec<&str> = first_line.split(' ').collect();
+    assert_ne!(first[2], first[3], "{first:?}");
+    assert_eq!(game(&a), game(&plain));
+    let _ = std::fs::remove_dir_all(&dir);
+}
