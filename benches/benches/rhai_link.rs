@@ -9,7 +9,9 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use criterion::{criterion_group, Criterion};
-use pallet_api::catalog::common::{BattleInfo, BattlerSnapshot, GameVersion, MoveInfo, Side};
+use pallet_api::catalog::common::{
+    BattleInfo, BattlerSnapshot, GameInfo, GameVersion, MoveInfo, Side,
+};
 use pallet_api::catalog::hooks;
 use pallet_api::content::Content;
 use pallet_api::loader::{EnableState, Loader, ModCandidate, ModState};
@@ -67,6 +69,18 @@ fn exp_args() -> hooks::ExpGainArgs {
     }
 }
 
+fn save_args() -> hooks::SaveWriteArgs {
+    hooks::SaveWriteArgs {
+        game: GameInfo {
+            version: GameVersion::Red,
+            playthrough_id: Some("pt-1".into()),
+            map_id: Some("PALLET_TOWN".into()),
+        },
+    }
+}
+
+const SAVE_MOD: &str = r#"hooks.wrap("save.write", |next, game| next.call());"#;
+
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("rhai_link");
 
@@ -87,6 +101,13 @@ fn bench(c: &mut Criterion) {
         b.iter(|| rt.call::<hooks::BattleCrit>(black_box(crit_args()), |_| black_box(true)))
     });
 
+    // save.write: the hook with the smallest arguments (a 3-field `game`), a pass-through.
+    let (rt, _loader3) = with_mod(SAVE_MOD);
+    assert!(rt.call::<hooks::SaveWrite>(save_args(), |_| true));
+    group.bench_function("save_write_one_rhai_link", |b| {
+        b.iter(|| rt.call::<hooks::SaveWrite>(black_box(save_args()), |_| black_box(true)))
+    });
+
     // Reference: the same exp.gain call through one native link.
     let native = Runtime::new();
     native.wrap::<hooks::ExpGain, _>("native", 0, |next, _| Ok(next.call() + 1));
@@ -104,19 +125,26 @@ criterion_group! {
         .sample_size(50);
     targets = bench
 }
-/// `RHAI_LINK_COUNT=N`: run each case N times without criterion and exit (for instruction
-/// counts under `valgrind --tool=callgrind`, which do not depend on machine load).
+/// `RHAI_LINK_COUNT=N RHAI_LINK_CASE=exp|crit|save|none`: run one case N times without
+/// criterion and exit (for instruction counts under `valgrind --tool=callgrind`, which do not
+/// depend on machine load).
 fn count_mode(n: u64) {
     let (rt, _l) = with_mod(r#"hooks.wrap("exp.gain", |next, ctx| next.call() + 1);"#);
     let (rt2, _l2) = with_mod(
         r#"hooks.wrap("battle.crit", |next, ctx| if ctx.user.hp > 0 { next.call() } else { false });"#,
     );
+    let (rt3, _l3) = with_mod(SAVE_MOD);
     let case = std::env::var("RHAI_LINK_CASE").unwrap_or_default();
     for _ in 0..n {
         match case.as_str() {
             "crit" => {
                 black_box(
                     rt2.call::<hooks::BattleCrit>(black_box(crit_args()), |_| black_box(true)),
+                );
+            }
+            "save" => {
+                black_box(
+                    rt3.call::<hooks::SaveWrite>(black_box(save_args()), |_| black_box(true)),
                 );
             }
             "none" => {}
