@@ -8,7 +8,7 @@
 //! `to_value` (unit variant → its name; newtype/tuple/struct variant → a one-entry map), and a
 //! nil struct field or map value is an *absent* entry (as in a Lua table: the key is never sent).
 //! Hosts convert a hook's arguments once per link call this way instead of going through a
-//! [`Value`](crate::Value) tree and then converting that tree (two allocations per node).
+//! [`Value`] tree and then converting that tree (two allocations per node).
 //!
 //! [`ValueBuilder`] is the reference sink: it builds the `Value` itself (parity tests compare it
 //! with `to_value`).
