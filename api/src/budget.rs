@@ -28,6 +28,12 @@ pub const DISPATCH_LIMIT: u64 = 500_000;
 /// Units one mod entry (load) may spend.
 pub const LOAD_LIMIT: u64 = 2_000_000;
 
+/// Script call frames (links and listeners, Rhai and Lua) one dispatch may nest. Every frame is
+/// a call into a VM on the Rust stack, and the operation budget does not bound the depth (a
+/// listener that re-emits its own event spends a few operations per level), so a host refuses a
+/// call at this depth: the link or listener fails under the usual rules.
+pub const MAX_NESTING: u32 = 48;
+
 /// The message a budget stop carries (hosts surface it as the link's error).
 pub const BUDGET_EXHAUSTED: &str = "pallet: operation budget exhausted";
 

@@ -101,6 +101,18 @@ impl HookBus {
         self.snapshot(id).is_some()
     }
 
+    /// How many links hook `id` has.
+    pub(crate) fn chain_len(&self, id: HookId) -> usize {
+        self.snapshot(id).map_or(0, |c| c.len())
+    }
+
+    /// A handle for a link that was not installed: it removes nothing.
+    pub(crate) fn inert_handle(&self, id: HookId) -> HookHandle {
+        let seq = self.seq.get();
+        self.seq.set(seq + 1);
+        HookHandle { hook: id, seq }
+    }
+
     #[inline(always)]
     fn slot(&self, id: HookId) -> Option<&Slot> {
         self.chains.get()?.get(id.0 as usize)

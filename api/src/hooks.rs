@@ -23,11 +23,19 @@
 //!   `"[owner] hook <name> failed after next: <err> -- downstream result kept"`.
 //! * **Short-circuit.** A link that returns without calling `next` owns the answer: lower links
 //!   and vanilla do not run.
+//! * **Length.** A hook holds at most [`MAX_LINKS`] links; a further `wrap` is refused — reported
+//!   as `"[owner] hook <name>: link not installed: the hook already has <MAX_LINKS> links"`, and
+//!   its handle removes nothing. Every link a dispatch reaches (and every failed link it skips)
+//!   is one nested call, so the cap bounds the stack a dispatch can use; it also bounds the
+//!   copy-on-write cost of subscribing.
 //! * **Empty chain.** No subscriber means `call` is exactly `vanilla(args)`: no clone, no
 //!   allocation; `wants_hook` is a bit test.
 
 use std::borrow::Cow;
 use std::fmt;
+
+/// The most links one hook's chain holds (see the chain rules above).
+pub const MAX_LINKS: usize = 1024;
 
 /// Dense index of a hook in the catalog; used for the constant-time `wants_hook` bitset.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

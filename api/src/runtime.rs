@@ -25,7 +25,7 @@ use crate::diagnostics::{Diagnostic, Level, LogFeed};
 use crate::event_bus::{EventBus, ListenerHandle, Subscription};
 use crate::events::{Event, ListenerResult};
 use crate::hook_bus::{HookBus, HookHandle};
-use crate::hooks::{Hook, HookId, LinkResult, Next};
+use crate::hooks::{Hook, HookId, LinkResult, Next, MAX_LINKS};
 use crate::owners::Owners;
 use crate::reasons::EmitError;
 use crate::value::Value;
@@ -86,13 +86,25 @@ impl Runtime {
 
     // ----- hooks: subscription -----------------------------------------------------------------
 
-    /// Install a native link on hook `H` for `owner`. See [`crate::hooks`] for the chain rules.
+    /// Install a native link on hook `H` for `owner`. See [`crate::hooks`] for the chain rules
+    /// (a hook already holding [`MAX_LINKS`] links refuses the link: reported, inert handle).
     pub fn wrap<H, F>(&self, owner: &str, priority: i32, link: F) -> HookHandle
     where
         H: Hook,
         F: Fn(&mut Next<'_, H>, &H::Args) -> LinkResult<H::Out> + 'static,
     {
         let (owner, rank) = self.owners.resolve(owner);
+        if self.hooks.chain_len(H::ID) >= MAX_LINKS {
+            self.diagnostics.push(
+                Level::Error,
+                Some(&owner),
+                format!(
+                    "[{owner}] hook {}: link not installed: the hook already has {MAX_LINKS} links",
+                    H::NAME
+                ),
+            );
+            return self.hooks.inert_handle(H::ID);
+        }
         let f = crate::hooks::erase::<H, F>(owner.clone(), link);
         self.hooks.wrap::<H>(owner, rank, priority, f)
     }

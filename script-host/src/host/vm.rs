@@ -15,6 +15,8 @@ use rhai::packages::{
 };
 use rhai::{Dynamic, Engine, FnPtr, GlobalRuntimeState, OptimizationLevel, AST};
 
+use pallet_api::budget::MAX_NESTING;
+
 use super::budget::Budget;
 use super::diag::{ScriptDiagnostic, SourceMap};
 use super::imports::ModFiles;
@@ -33,6 +35,10 @@ pub struct HostShared {
     pub runtime_errors: RefCell<Vec<ScriptDiagnostic>>,
     pub dropped: std::cell::Cell<u64>,
     pub datasets: RefCell<Option<Rc<dyn DatasetsApi>>>,
+    /// The Rhai call level of the script that is calling `next` right now (0: none). The link
+    /// `next` reaches starts its closure at this level, so Rhai's call-level limit bounds the
+    /// script recursion of a whole chain, not of each link separately.
+    pub rhai_level: std::cell::Cell<usize>,
 }
 
 impl HostShared {
@@ -45,6 +51,7 @@ impl HostShared {
             runtime_errors: RefCell::new(Vec::new()),
             dropped: std::cell::Cell::new(0),
             datasets: RefCell::new(None),
+            rhai_level: std::cell::Cell::new(0),
         }
     }
 
@@ -56,6 +63,21 @@ impl HostShared {
         } else {
             self.dropped.set(self.dropped.get() + 1);
         }
+    }
+
+    /// Run `f` (host code a script called: `next`, `events.emit`) with `level` recorded as the
+    /// calling script's Rhai call level, restored afterwards (also on unwind). Script calls made
+    /// under it start at that level ([`ModVm::call`], the links' calls), so Rhai's call-level
+    /// limit bounds a whole nest of scripts calling scripts, not each one separately.
+    pub fn with_rhai_level<T>(&self, level: usize, f: impl FnOnce() -> T) -> T {
+        struct Restore<'h>(&'h HostShared, usize);
+        impl Drop for Restore<'_> {
+            fn drop(&mut self) {
+                self.0.rhai_level.set(self.1);
+            }
+        }
+        let _restore = Restore(self, self.rhai_level.replace(level));
+        f()
     }
 
     pub fn trace_line(&self, line: String) {
@@ -117,9 +139,22 @@ impl ModVm {
         let Some(ast) = self.ast.get() else {
             return Err(self.plain_error("the mod's script is not loaded"));
         };
+        self.check_nesting()?;
         let _frame = self.host.budget.enter(limit);
         let engine = self.engine.borrow();
-        f.call::<Dynamic>(&engine, ast, args).map_err(|e| {
+        // `FnPtr::call`'s fresh state, starting at the calling script's level (if any).
+        let mut global = engine.new_global_runtime_state();
+        global.lib.push(ast.shared_lib().clone());
+        global.level = self.host.rhai_level.get();
+        let ctx = rhai::NativeCallContext::new_with_all_fields(
+            &engine,
+            f.fn_name(),
+            None,
+            &global,
+            rhai::Position::NONE,
+        );
+        let mut args = args;
+        f.call_raw(&ctx, None, args.as_mut_slice()).map_err(|e| {
             ScriptDiagnostic::from_eval_at(
                 &self.id,
                 &origin.file,
@@ -153,6 +188,7 @@ impl ModVm {
         limit: u64,
         origin: &Origin,
     ) -> Result<Dynamic, ScriptDiagnostic> {
+        self.check_nesting()?;
         let _frame = self.host.budget.enter(limit);
         let engine = self.engine.borrow();
         let ctx = rhai::NativeCallContext::new_with_all_fields(
@@ -171,6 +207,17 @@ impl ModVm {
                 &self.sources.borrow(),
             )
         })
+    }
+
+    /// Refuse a call nested [`MAX_NESTING`] script frames deep (each frame is a VM call on the
+    /// Rust stack; see `pallet_api::budget`).
+    fn check_nesting(&self) -> Result<(), ScriptDiagnostic> {
+        if self.host.budget.depth() >= MAX_NESTING {
+            return Err(self.plain_error(&format!(
+                "script calls nested deeper than {MAX_NESTING} levels (a listener re-emitting its own event?)"
+            )));
+        }
+        Ok(())
     }
 
     pub fn plain_error(&self, message: &str) -> ScriptDiagnostic {

@@ -46,12 +46,16 @@ pub fn register(engine: &mut Engine) {
             on(&c, h, name, priority, true, f)
         },
     );
-    engine.register_fn("emit", |h: &mut Events, name: &str, payload: Dynamic| {
-        emit(h, name, payload)
-    });
-    engine.register_fn("emit", |h: &mut Events, name: &str| {
-        emit(h, name, Dynamic::UNIT)
-    });
+    engine.register_fn(
+        "emit",
+        |c: NativeCallContext, h: &mut Events, name: &str, payload: Dynamic| {
+            emit(&c, h, name, payload)
+        },
+    );
+    engine.register_fn(
+        "emit",
+        |c: NativeCallContext, h: &mut Events, name: &str| emit(&c, h, name, Dynamic::UNIT),
+    );
 }
 
 fn on(
@@ -105,7 +109,12 @@ fn on(
     })
 }
 
-fn emit(h: &Events, name: &str, payload: Dynamic) -> Result<(), Box<EvalAltResult>> {
+fn emit(
+    ctx: &NativeCallContext,
+    h: &Events,
+    name: &str,
+    payload: Dynamic,
+) -> Result<(), Box<EvalAltResult>> {
     let vm =
         h.vm.upgrade()
             .ok_or_else(|| api_error(codes::NO_RUNTIME, "the mod is unloaded"))?;
@@ -116,7 +125,10 @@ fn emit(h: &Events, name: &str, payload: Dynamic) -> Result<(), Box<EvalAltResul
         .ok_or_else(|| api_error(codes::NO_RUNTIME, "the game's runtime is gone"))?;
     let value = from_dynamic(&payload)
         .map_err(|e| api_error(codes::INVALID_VALUE, format!("event payload: {e}")))?;
-    rt.emit_mod(&vm.id, name, &value)
+    // Listeners continue the emitting script's Rhai call level (see `HostShared::with_rhai_level`).
+    let level = ctx.global_runtime_state().level.saturating_sub(1);
+    vm.host
+        .with_rhai_level(level, || rt.emit_mod(&vm.id, name, &value))
         .map_err(|e| api_error(codes::FORBIDDEN_EVENT, e.to_string()))
 }
 

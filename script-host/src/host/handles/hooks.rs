@@ -74,7 +74,7 @@ fn wrap(
             format!("priority {priority} is outside the 32-bit range"),
         )
     })?;
-    let slot = NextSlot::new(info);
+    let slot = NextSlot::new(info, vm.host.clone());
     let next_fn = NextSlot::fn_ptr(&slot)?;
     let link = Rc::new(RhaiLink {
         origin: Origin::of(ctx, &vm),
@@ -142,17 +142,30 @@ impl RhaiLink {
         let host = &self.vm.host;
         let outcome = {
             let _lend = self.slot.lend(next);
+            let nested;
             match self.state.get().or_else(|| {
                 let state = self.vm.call_state()?;
                 Some(self.state.get_or_init(|| state))
             }) {
-                Some(state) => self.vm.call_with_state(
-                    state,
-                    &self.f,
-                    argv,
-                    LIMITS.dispatch_budget,
-                    &self.origin,
-                ),
+                Some(state) => {
+                    // Called from another script's `next`: continue its Rhai call level.
+                    let level = host.rhai_level.get();
+                    let state = if level == 0 {
+                        state
+                    } else {
+                        let mut at_level = state.clone();
+                        at_level.level = level;
+                        nested = at_level;
+                        &nested
+                    };
+                    self.vm.call_with_state(
+                        state,
+                        &self.f,
+                        argv,
+                        LIMITS.dispatch_budget,
+                        &self.origin,
+                    )
+                }
                 None => Err(self.vm.plain_error("the mod's script is not loaded")),
             }
         };

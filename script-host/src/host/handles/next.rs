@@ -32,6 +32,7 @@ type RhaiResult = Result<Dynamic, Box<EvalAltResult>>;
 
 use crate::host::convert::{from_dynamic, into_dynamic};
 use crate::host::error::{api_error, codes};
+use crate::host::vm::HostShared;
 
 type Erased = NonNull<dyn ValueNext + 'static>;
 
@@ -39,6 +40,8 @@ type Erased = NonNull<dyn ValueNext + 'static>;
 pub struct NextSlot {
     ptr: Cell<Option<Erased>>,
     hook: &'static HookInfo,
+    /// Where the calling script's Rhai call level is recorded for the links downstream.
+    host: Rc<HostShared>,
 }
 
 /// Puts the previous slot value back on drop.
@@ -54,10 +57,11 @@ impl Drop for Lend<'_> {
 }
 
 impl NextSlot {
-    pub fn new(hook: &'static HookInfo) -> Rc<NextSlot> {
+    pub fn new(hook: &'static HookInfo, host: Rc<HostShared>) -> Rc<NextSlot> {
         Rc::new(NextSlot {
             ptr: Cell::new(None),
             hook,
+            host,
         })
     }
 
@@ -84,8 +88,8 @@ impl NextSlot {
         )
     }
 
-    /// `next.call(args…)`.
-    pub fn invoke(&self, args: &mut [&mut Dynamic]) -> RhaiResult {
+    /// `next.call(args…)` from a script running at Rhai call level `level`.
+    pub fn invoke(&self, level: usize, args: &mut [&mut Dynamic]) -> RhaiResult {
         let Some(mut ptr) = self.ptr.take() else {
             return Err(api_error(
                 codes::NEXT_UNAVAILABLE,
@@ -133,10 +137,11 @@ impl NextSlot {
         // until `_put_back` restores it), and a non-empty slot means the lending `&mut` is
         // alive (module docs, points 1–2).
         let next: &mut dyn ValueNext = unsafe { ptr.as_mut() };
-        let result = match values {
+        // Links downstream continue this script's call level.
+        let result = self.host.with_rhai_level(level, || match values {
             None => next.call(),
             Some(values) => next.call_with(values),
-        };
+        });
         match result {
             Ok(v) => Ok(into_dynamic(v)),
             Err(e) => Err(api_error(
@@ -150,6 +155,10 @@ impl NextSlot {
     pub fn fn_ptr(slot: &Rc<NextSlot>) -> Result<FnPtr, Box<rhai::EvalAltResult>> {
         let slot = slot.clone();
         #[allow(deprecated)] // "volatile", not deprecated: the native function-pointer API
-        FnPtr::from_fn("next", move |_ctx, args| slot.invoke(args))
+        FnPtr::from_fn("next", move |ctx, args| {
+            // The level inside this native call is one above the calling script's own.
+            let level = ctx.global_runtime_state().level.saturating_sub(1);
+            slot.invoke(level, args)
+        })
     }
 }
