@@ -752,7 +752,7 @@ proptest! {
             Err(_) => prop_assert_eq!(live(&game), before),
             Ok(()) => {
                 let cp = Checkpoint::from_value(v).unwrap();
-                prop_assert_eq!(checkpoint::capture(&mut game).unwrap(), cp);
+                prop_assert_eq!(recapture_as(&mut game, &cp), cp);
                 play_out(&mut game);
             }
         }
@@ -778,7 +778,7 @@ proptest! {
                 Err(_) => prop_assert_eq!(live(&game), before),
                 Ok(()) => {
                     prop_assert_eq!(
-                        checkpoint::capture(&mut game).unwrap().to_bytes().unwrap(),
+                        recapture_as(&mut game, &cp).to_bytes().unwrap(),
                         cp.to_bytes().unwrap()
                     );
                     play_out(&mut game);
@@ -811,9 +811,17 @@ proptest! {
             Err(_) => prop_assert_eq!(live(&game), before),
             Ok(()) => {
                 let cp = Checkpoint::from_value(v).unwrap();
-                prop_assert_eq!(checkpoint::capture(&mut game).unwrap(), cp);
+                prop_assert_eq!(recapture_as(&mut game, &cp), cp);
                 play_out(&mut game);
             }
         }
     }
+}
+
+/// A recapture of `game` for comparison with the restored `cp`: `identity.engineVersion` is
+/// metadata that restore accepts whatever it says (RFC 0004), so it is taken from `cp`.
+fn recapture_as(game: &mut Game, cp: &Checkpoint) -> Checkpoint {
+    let mut again = checkpoint::capture(game).unwrap();
+    again.identity.engine_version = cp.identity.engine_version.clone();
+    again
 }
