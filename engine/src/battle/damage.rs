@@ -216,6 +216,8 @@ impl<R: BattleRng> Battle<R> {
     }
 
     /// The vanilla crit roll (base Speed / 2; Focus Energy quarters it; high-crit moves x8).
+    // Inlined at the guarded site in both builds (the hooked branch has its own copy).
+    #[inline(always)]
     pub(crate) fn crit_roll(&mut self, a: Side) -> bool {
         let b = self.bat(a);
         let base_speed = self.data.get_species(b.species).map(|s| s.spe).unwrap_or(0);
@@ -333,6 +335,8 @@ impl<R: BattleRng> Battle<R> {
 
     /// The vanilla damage of one hit: formula, type adjustment, random factor (the parts the
     /// `battle.damage` hook replaces as a whole).
+    // Inlined at the guarded site in both builds (the hooked branch has its own copy).
+    #[inline(always)]
     pub(crate) fn vanilla_damage(&mut self, a: Side, v: DamageVars) -> u16 {
         let dmg = base_damage(v);
         let dmg = self.adjust_for_type(a, dmg);
@@ -396,6 +400,8 @@ impl<R: BattleRng> Battle<R> {
     }
 
     /// The vanilla hit test: true when the move hits.
+    // Inlined at the guarded site in both builds (the hooked branch has its own copy).
+    #[inline(always)]
     pub(crate) fn vanilla_hit_test(&mut self, a: Side) -> bool {
         let d = a.other();
         let effect = self.bat(a).cur.effect;

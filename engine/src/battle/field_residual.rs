@@ -35,20 +35,29 @@ const MAX_MOD_TEXTS: usize = u16::MAX as usize;
 
 impl<R: BattleRng> Battle<R> {
     /// The RFC 0016 site (called by `end_of_round` for an undecided battle only).
+    #[inline(always)]
     pub(crate) fn field_residual_slot(&mut self, rt: &Runtime) {
         #[cfg(feature = "hook-sites")]
         if rt.wants_hook::<live::BattleFieldResidual>() {
-            if self.result.is_some() || self.phase == Phase::Finished {
-                return; // a settled battle never invokes the hook
-            }
-            let args = live::BattleFieldResidualArgs {
-                context: self.field_residual_context(),
-            };
-            sentinel::called();
-            let rows = rt.call::<live::BattleFieldResidual>(args, |_| Vec::new());
-            self.apply_field_residuals(rt, rows);
+            self.field_residual_hooked(rt);
         }
         let _ = rt;
+    }
+
+    /// The subscribed branch, out of line: the hot path is the guard alone.
+    #[cfg(feature = "hook-sites")]
+    #[cold]
+    #[inline(never)]
+    fn field_residual_hooked(&mut self, rt: &Runtime) {
+        if self.result.is_some() || self.phase == Phase::Finished {
+            return; // a settled battle never invokes the hook
+        }
+        let args = live::BattleFieldResidualArgs {
+            context: self.field_residual_context(),
+        };
+        sentinel::called();
+        let rows = rt.call::<live::BattleFieldResidual>(args, |_| Vec::new());
+        self.apply_field_residuals(rt, rows);
     }
 
     /// The detached `{field, battlers, turn}` context.

@@ -203,10 +203,6 @@ impl ActionBuf {
         }
     }
     #[inline(always)]
-    pub(crate) fn len(&self) -> usize {
-        self.len
-    }
-    #[inline(always)]
     pub(crate) fn as_slice(&self) -> &[Action] {
         &self.items[..self.len]
     }
@@ -406,7 +402,12 @@ impl<R: BattleRng> Battle<R> {
     /// The actions `side` may take now (no allocation: fits the inline capacity).
     pub fn legal_actions(&self, side: Side, out: &mut SmallVec<[Action; 12]>) {
         out.clear();
-        // Built in a fixed buffer and copied once (cheaper than pushing one by one).
+        out.extend_from_slice(self.legal_buf(side).as_slice());
+    }
+
+    /// [`Battle::legal_actions`] in a fixed inline buffer (the random player's hot path).
+    #[inline]
+    pub(crate) fn legal_buf(&self, side: Side) -> ActionBuf {
         let mut buf = ActionBuf::default();
         match self.phase {
             Phase::Finished => {}
@@ -433,7 +434,7 @@ impl<R: BattleRng> Battle<R> {
             }
             Phase::Prompt => self.prompt_actions(side, &mut buf),
         }
-        out.extend_from_slice(buf.as_slice());
+        buf
     }
 
     /// Resolve one step with both sides' choices (a side that has nothing to choose passes
@@ -449,6 +450,18 @@ impl<R: BattleRng> Battle<R> {
         }
         self.check_legal(Side::Player, player)?;
         self.check_legal(Side::Enemy, enemy)?;
+        self.submit_trusted(rt, player, enemy);
+        Ok(())
+    }
+
+    /// [`Battle::submit`] for choices taken from [`Battle::legal_buf`] (the random player):
+    /// the legality check is skipped (kept as a debug assertion).
+    #[inline(always)]
+    pub(crate) fn submit_trusted(&mut self, rt: &Runtime, player: Action, enemy: Action) {
+        debug_assert!(self.is_legal(Side::Player, player) && self.is_legal(Side::Enemy, enemy));
+        if self.phase == Phase::Finished {
+            return;
+        }
         self.start(rt);
         match self.phase {
             Phase::Round => self.run_round(rt, player, enemy),
@@ -460,7 +473,6 @@ impl<R: BattleRng> Battle<R> {
             Phase::Prompt => self.answer_prompt(rt, player),
             Phase::Finished => {}
         }
-        Ok(())
     }
 
     pub fn result(&self) -> Option<BattleResult> {

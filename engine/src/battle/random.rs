@@ -81,11 +81,9 @@ pub fn known_moves(data: &Dataset, species: SpeciesId, level: u8) -> Vec<MoveId>
 
 // ----- random-choice play ----------------------------------------------------------------------
 
-use smallvec::SmallVec;
-
 use pallet_api::Runtime;
 
-use super::{Action, Battle, BattleKind, BattleResult, BattleStyle, NeedsChoice, Side};
+use super::{Action, Battle, BattleKind, BattleResult, BattleStyle, Phase, Side};
 
 /// Rounds after which a random battle is called a draw (two Ghosts that can only Struggle at
 /// each other never finish).
@@ -134,10 +132,8 @@ pub fn play_random<R: super::BattleRng>(
     chooser: &mut Rng,
     max_turns: u32,
 ) -> PlayOutcome {
-    let mut p1: SmallVec<[Action; 12]> = SmallVec::new();
-    let mut p2: SmallVec<[Action; 12]> = SmallVec::new();
     loop {
-        if battle.needs_choice() == NeedsChoice::Finished {
+        if battle.phase == Phase::Finished {
             break;
         }
         if battle.turn() >= max_turns {
@@ -146,24 +142,35 @@ pub fn play_random<R: super::BattleRng>(
                 turns: battle.turn(),
             };
         }
-        battle.legal_actions(Side::Player, &mut p1);
-        battle.legal_actions(Side::Enemy, &mut p2);
-        let a = pick(&p1, chooser);
-        let b = pick(&p2, chooser);
-        if battle.submit(rt, a, b).is_err() {
-            // Legal actions are always accepted; a refusal would be an engine bug. Stop rather
-            // than spin.
-            return PlayOutcome {
-                result: BattleResult::Draw,
-                turns: battle.turn(),
-            };
-        }
+        // Uniform over the same listing as `legal_actions`, without building it in a round (bit
+        // masks, the k-th entry); the picks are legal by construction, so `submit`'s check is
+        // skipped.
+        let a = random_choice(battle, Side::Player, chooser);
+        let b = random_choice(battle, Side::Enemy, chooser);
+        battle.submit_trusted(rt, a, b);
         battle.clear_rows();
     }
     PlayOutcome {
         result: battle.result().unwrap_or(BattleResult::Draw),
         turns: battle.turn(),
     }
+}
+
+/// One uniform draw among `side`'s legal actions, in listing order (no draw for one choice).
+#[inline]
+pub(crate) fn random_choice<R: super::BattleRng>(
+    battle: &Battle<R>,
+    side: Side,
+    rng: &mut Rng,
+) -> Action {
+    if battle.phase == Phase::Round {
+        let c = battle.round_choices(side);
+        return match c.len() {
+            0 | 1 => c.nth(0),
+            n => c.nth(rng.below(n)),
+        };
+    }
+    pick(battle.legal_buf(side).as_slice(), rng)
 }
 
 #[inline]

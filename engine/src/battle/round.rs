@@ -15,6 +15,63 @@ use super::rows::{Msg, Row, Sound, Who};
 use super::state::{flag, tick_tokens, Battler, NEUTRAL_STAGE};
 use super::{sites, Action, Battle, BattleKind, BattleResult, BattleRng, Phase, Side};
 
+/// One side's choices for a round as masks (see [`Battle::round_choices`]); `nth` gives the
+/// action at an index of the listing without building it. Counts are kept next to the masks
+/// (no population count in the hot loop).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RoundChoices {
+    /// Usable move slots, bit per slot; 0: `head` stands in their place.
+    moves: u8,
+    n_moves: u8,
+    /// Struggle (no usable move) or Continue (no move menu this round).
+    head: Action,
+    /// Party slots that can be switched in, bit per slot.
+    switches: u8,
+    n_switches: u8,
+    run: bool,
+}
+
+impl RoundChoices {
+    #[inline]
+    pub(crate) fn len(&self) -> u32 {
+        u32::from(self.n_moves.max(1)) + u32::from(self.n_switches) + u32::from(self.run)
+    }
+
+    /// The `k`-th action of the listing (`k < len()`).
+    #[inline]
+    pub(crate) fn nth(&self, mut k: u32) -> Action {
+        if self.n_moves != 0 {
+            let n = u32::from(self.n_moves);
+            if k < n {
+                return Action::Move(nth_bit(self.moves, k));
+            }
+            k -= n;
+        } else {
+            if k == 0 {
+                return self.head;
+            }
+            k -= 1;
+        }
+        if k < u32::from(self.n_switches) {
+            return Action::Switch(nth_bit(self.switches, k));
+        }
+        if self.run {
+            Action::Run
+        } else {
+            Action::Continue
+        }
+    }
+}
+
+/// Index of the `k`-th set bit of `mask` (counting from bit 0).
+#[inline]
+fn nth_bit(mut mask: u8, k: u32) -> u8 {
+    for _ in 0..k {
+        mask &= mask.wrapping_sub(1);
+    }
+    mask.trailing_zeros() as u8
+}
+
 /// Whether a round goes on after one side's turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Flow {
@@ -187,38 +244,62 @@ impl<R: BattleRng> Battle<R> {
             || self.bat(side.other()).has(flag::TRAPPING)
     }
 
-    pub(crate) fn round_actions(&self, side: Side, out: &mut super::ActionBuf) {
+    /// A side's round choices as bit masks, in the listing order of
+    /// [`Battle::legal_actions`]: usable moves (or Struggle / Continue), switches, Run.
+    #[inline]
+    pub(crate) fn round_choices(&self, side: Side) -> RoundChoices {
         if self.locked(side) {
-            out.push(Action::Continue);
-            return;
+            return RoundChoices {
+                moves: 0,
+                n_moves: 0,
+                head: Action::Continue,
+                switches: 0,
+                n_switches: 0,
+                run: false,
+            };
         }
-        if self.no_move_choice(side) {
-            out.push(Action::Continue);
+        let (moves, n_moves, head) = if self.no_move_choice(side) {
+            (0, 0, Action::Continue)
         } else {
             let b = self.bat(side);
             let check_pp = self.pp_tracked(side);
-            let before = out.len();
+            let (mut mask, mut n) = (0u8, 0u8);
             for slot in 0..4 {
-                if b.moves[slot].is_some() && !b.is_disabled(slot) && (!check_pp || b.pp[slot] > 0)
-                {
-                    out.push(Action::Move(slot as u8));
-                }
+                let usable = b.moves[slot].is_some()
+                    && !b.is_disabled(slot)
+                    && (!check_pp || b.pp[slot] > 0);
+                mask |= u8::from(usable) << slot;
+                n += u8::from(usable);
             }
-            if out.len() == before {
-                out.push(Action::Struggle);
-            }
-        }
-        let can_switch = side == Side::Player || !self.kind.is_wild();
-        if can_switch {
+            (mask, n, Action::Struggle)
+        };
+        let wild = self.kind.is_wild();
+        let (switches, n_switches) = if side == Side::Player || !wild {
             let s = &self.sides[side.idx()];
-            for (i, m) in s.party.iter().enumerate() {
-                if m.hp > 0 && i != s.active as usize {
-                    out.push(Action::Switch(i as u8));
-                }
+            let (mut mask, mut n) = (0u8, 0u8);
+            for (i, m) in s.party.iter().take(8).enumerate() {
+                let ok = m.hp > 0 && i != usize::from(s.active);
+                mask |= u8::from(ok) << i;
+                n += u8::from(ok);
             }
+            (mask, n)
+        } else {
+            (0, 0)
+        };
+        RoundChoices {
+            moves,
+            n_moves,
+            head,
+            switches,
+            n_switches,
+            run: side == Side::Player && wild,
         }
-        if side == Side::Player && self.kind.is_wild() {
-            out.push(Action::Run);
+    }
+
+    pub(crate) fn round_actions(&self, side: Side, out: &mut super::ActionBuf) {
+        let c = self.round_choices(side);
+        for k in 0..c.len() {
+            out.push(c.nth(k));
         }
     }
 
@@ -352,6 +433,9 @@ impl<R: BattleRng> Battle<R> {
     }
 
     /// One side's action and its residual: whether the round goes on.
+    // Kept out of line in every build (with and without the hook sites), so both builds share
+    // one shape of the round (the guards are the only difference).
+    #[inline(never)]
     fn side_turn(&mut self, rt: &Runtime, s: Side) -> Flow {
         if self.result.is_some() {
             return Flow::Stop;
@@ -442,6 +526,7 @@ impl<R: BattleRng> Battle<R> {
     }
 
     /// End of the round, reference §5.3.
+    #[inline(never)]
     pub(crate) fn end_of_round(&mut self, rt: &Runtime) {
         if self.result.is_some() {
             sites::turn_ended(self, rt);
@@ -469,6 +554,7 @@ impl<R: BattleRng> Battle<R> {
 
     /// The end of the round after the field-residual slot: the draw limit, token ticks,
     /// `battle.turn_ended`.
+    #[inline]
     pub(crate) fn end_of_round_after_field(&mut self, rt: &Runtime) {
         if self.result.is_some() {
             sites::turn_ended(self, rt);

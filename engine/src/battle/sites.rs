@@ -157,58 +157,83 @@ pub(crate) struct Share {
     pub announce: bool,
 }
 
-/// `battle.crit`.
+/// `battle.crit`. The subscribed branch is out of line (`#[cold]`), so the hot path is the
+/// guard's bit test and the vanilla routine, as with the sites compiled out.
+#[inline(always)]
 pub(crate) fn crit<R: BattleRng>(b: &mut Battle<R>, rt: &Runtime, a: Side) -> bool {
     #[cfg(feature = "hook-sites")]
     if rt.wants_hook::<live::BattleCrit>() {
-        let args = live::BattleCritArgs {
-            ctx: live::CritContext {
-                battle: live::info(b),
-                user: live::snapshot(b, a),
-                move_info: live::move_info(b, a),
-            },
-        };
-        return rt.call::<live::BattleCrit>(args, |_| b.crit_roll(a));
+        return crit_hooked(b, rt, a);
     }
     let _ = rt;
     b.crit_roll(a)
 }
 
+#[cfg(feature = "hook-sites")]
+#[cold]
+#[inline(never)]
+fn crit_hooked<R: BattleRng>(b: &mut Battle<R>, rt: &Runtime, a: Side) -> bool {
+    let args = live::BattleCritArgs {
+        ctx: live::CritContext {
+            battle: live::info(b),
+            user: live::snapshot(b, a),
+            move_info: live::move_info(b, a),
+        },
+    };
+    rt.call::<live::BattleCrit>(args, |_| b.crit_roll(a))
+}
+
 /// `battle.accuracy`.
+#[inline(always)]
 pub(crate) fn accuracy<R: BattleRng>(b: &mut Battle<R>, rt: &Runtime, a: Side) -> bool {
     #[cfg(feature = "hook-sites")]
     if rt.wants_hook::<live::BattleAccuracy>() {
-        let args = live::BattleAccuracyArgs {
-            ctx: live::AccuracyContext {
-                battle: live::info(b),
-                user: live::snapshot(b, a),
-                target: live::snapshot(b, a.other()),
-                move_info: live::move_info(b, a),
-            },
-        };
-        return rt.call::<live::BattleAccuracy>(args, |_| b.vanilla_hit_test(a));
+        return accuracy_hooked(b, rt, a);
     }
     let _ = rt;
     b.vanilla_hit_test(a)
 }
 
+#[cfg(feature = "hook-sites")]
+#[cold]
+#[inline(never)]
+fn accuracy_hooked<R: BattleRng>(b: &mut Battle<R>, rt: &Runtime, a: Side) -> bool {
+    let args = live::BattleAccuracyArgs {
+        ctx: live::AccuracyContext {
+            battle: live::info(b),
+            user: live::snapshot(b, a),
+            target: live::snapshot(b, a.other()),
+            move_info: live::move_info(b, a),
+        },
+    };
+    rt.call::<live::BattleAccuracy>(args, |_| b.vanilla_hit_test(a))
+}
+
 /// `battle.damage`.
+#[inline(always)]
 pub(crate) fn damage<R: BattleRng>(b: &mut Battle<R>, rt: &Runtime, a: Side, v: DamageVars) -> u16 {
     #[cfg(feature = "hook-sites")]
     if rt.wants_hook::<live::BattleDamage>() {
-        let args = live::BattleDamageArgs {
-            ctx: live::DamageContext {
-                battle: live::info(b),
-                user: live::snapshot(b, a),
-                target: live::snapshot(b, a.other()),
-                move_info: live::move_info(b, a),
-                critical: b.crit,
-            },
-        };
-        return rt.call::<live::BattleDamage>(args, |_| b.vanilla_damage(a, v));
+        return damage_hooked(b, rt, a, v);
     }
     let _ = rt;
     b.vanilla_damage(a, v)
+}
+
+#[cfg(feature = "hook-sites")]
+#[cold]
+#[inline(never)]
+fn damage_hooked<R: BattleRng>(b: &mut Battle<R>, rt: &Runtime, a: Side, v: DamageVars) -> u16 {
+    let args = live::BattleDamageArgs {
+        ctx: live::DamageContext {
+            battle: live::info(b),
+            user: live::snapshot(b, a),
+            target: live::snapshot(b, a.other()),
+            move_info: live::move_info(b, a),
+            critical: b.crit,
+        },
+    };
+    rt.call::<live::BattleDamage>(args, |_| b.vanilla_damage(a, v))
 }
 
 /// `battle.exp_award`: who gets a share of the defeated enemy's EXP. Vanilla: every living
@@ -347,15 +372,23 @@ pub(crate) fn battle_fainted<R: BattleRng>(b: &Battle<R>, rt: &Runtime, s: Side)
 }
 
 /// `battle.turn_ended`.
+#[inline(always)]
 pub(crate) fn turn_ended<R: BattleRng>(b: &Battle<R>, rt: &Runtime) {
     #[cfg(feature = "hook-sites")]
     if rt.wants_event::<live::BattleTurnEnded>() {
-        rt.emit::<live::BattleTurnEnded>(pallet_api::catalog::events::BattleTurnEndedPayload {
-            battle: live::info(b),
-            turn: b.turn,
-        });
+        turn_ended_emit(b, rt);
     }
     let _ = (b, rt);
+}
+
+#[cfg(feature = "hook-sites")]
+#[cold]
+#[inline(never)]
+fn turn_ended_emit<R: BattleRng>(b: &Battle<R>, rt: &Runtime) {
+    rt.emit::<live::BattleTurnEnded>(pallet_api::catalog::events::BattleTurnEndedPayload {
+        battle: live::info(b),
+        turn: b.turn,
+    });
 }
 
 /// `battle.ended`.

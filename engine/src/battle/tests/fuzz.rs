@@ -64,6 +64,27 @@ fn play(
             "seed {seed}: no legal action ({:?})",
             b.needs_choice()
         );
+        // The mask listing of a round matches the plain listing, and the random player's
+        // draw over the masks is the draw over the list (same value, same RNG use).
+        if b.needs_choice() == NeedsChoice::Round {
+            for (s, list) in [(Side::Player, &pa), (Side::Enemy, &ea)] {
+                assert_eq!(
+                    list.as_slice(),
+                    reference_round_actions(&b, s).as_slice(),
+                    "seed {seed}"
+                );
+            }
+        }
+        for (s, list) in [(Side::Player, &pa), (Side::Enemy, &ea)] {
+            let (mut r1, mut r2) = (r.clone(), r.clone());
+            let want = if list.len() == 1 {
+                list[0]
+            } else {
+                pick(list, &mut r1)
+            };
+            let got = crate::battle::random::random_choice(&b, s, &mut r2);
+            assert_eq!((got, r2.state()), (want, r1.state()), "seed {seed}");
+        }
         let x = pick(&pa, &mut r);
         let y = pick(&ea, &mut r);
         b.submit(&rt, x, y)
@@ -83,6 +104,41 @@ fn play(
     }
     assert!(b.result().is_some());
     (out, b.turn(), b.result(), b.rng().state())
+}
+
+/// The round listing as a plain loop (the form before the masks): moves (or Struggle /
+/// Continue), switches, Run.
+fn reference_round_actions(b: &Battle<Rng>, side: Side) -> Vec<Action> {
+    let mut out = Vec::new();
+    if b.locked(side) {
+        return vec![Action::Continue];
+    }
+    if b.no_move_choice(side) {
+        out.push(Action::Continue);
+    } else {
+        let bt = b.battler(side);
+        let check_pp = b.pp_tracked(side);
+        for slot in 0..4 {
+            if bt.moves[slot].is_some() && !bt.is_disabled(slot) && (!check_pp || bt.pp[slot] > 0) {
+                out.push(Action::Move(slot as u8));
+            }
+        }
+        if out.is_empty() {
+            out.push(Action::Struggle);
+        }
+    }
+    if side == Side::Player || !b.kind().is_wild() {
+        let s = b.side(side);
+        for (i, m) in s.party.iter().enumerate() {
+            if m.hp > 0 && i != s.active as usize {
+                out.push(Action::Switch(i as u8));
+            }
+        }
+    }
+    if side == Side::Player && b.kind().is_wild() {
+        out.push(Action::Run);
+    }
+    out
 }
 
 #[test]
