@@ -242,13 +242,14 @@ impl Game {
                 }
             )));
         }
-        let enemy = session.battle.select_enemy_move();
         if let Action::Item(item) = action {
             let id = data::gen1().get_item(item).map(|i| i.id).unwrap_or("");
             if !take_item(&mut self.save.inventory, id) {
                 return Err(GameError::Overworld(format!("no {id} in the bag")));
             }
         }
+        // The choice is accepted from here on: the enemy draws its answer.
+        let enemy = session.battle.select_enemy_move();
         // Mid-round: a mod's checkpoint call from a battle hook or event is refused with
         // `battle_phase_busy` (the round is resolved atomically; no game is lent inside).
         let rt = &self.rt;
@@ -534,7 +535,14 @@ mod tests {
         assert_eq!(n.last().map(String::as_str), Some("battle ended: caught"));
         // No ball left: the choice is refused and the battle goes on.
         g.start_wild_battle("RATTATA", 2).unwrap();
+        let state = |g: &Game| {
+            let b = g.battle().unwrap();
+            (b.rng().state(), b.turn(), g.rng.state())
+        };
+        let before = state(&g);
         assert!(g.battle_choose(Action::Item(ball)).is_err());
+        assert!(g.battle_choose(Action::Switch(9)).is_err());
+        assert_eq!(state(&g), before, "a refused choice draws nothing");
         assert_eq!(g.mode, Mode::Battle);
     }
 
