@@ -9,7 +9,6 @@ mod support;
 
 use pallet_api::budget::MAX_NESTING;
 use pallet_api::catalog::hooks::ExpGain;
-use pallet_api::Hook;
 
 fn run(id: &str, src: &str) -> (u32, Vec<String>) {
     let manifest = support::manifest(id, &["hooks", "events"]);

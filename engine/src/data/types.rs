@@ -301,11 +301,19 @@ pub enum ItemKind {
     /// Gen 1: the catch formula's ball factor (8 Great Ball, 12 otherwise, 0 Master Ball).
     /// Gen 2: the catch-rate multiplier in tenths (20 Ultra, 15 Great/Park, 10 otherwise, 0
     /// Master Ball); the Apricorn balls' conditional bonuses are not encoded.
-    Ball { modifier: u8 },
-    Heal { hp: u16 },
+    Ball {
+        modifier: u8,
+    },
+    Heal {
+        hp: u16,
+    },
     FullRestore,
-    StatusHeal { cures: &'static str },
-    Revive { full: bool },
+    StatusHeal {
+        cures: &'static str,
+    },
+    Revive {
+        full: bool,
+    },
     Battle,
     Evolution,
     Key,
