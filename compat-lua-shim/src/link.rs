@@ -69,31 +69,16 @@ type WrapFn =
 
 macro_rules! typed_hooks {
     ($($ty:ident),+ $(,)?) => {
-        /// Every catalog hook a Lua wrapper can go on, with its typed installer. A test checks
-        /// it lists exactly the catalog's hooks (`pallet_api::catalog::HOOKS`).
+        /// Every catalog hook a Lua wrapper can go on, with its typed installer, generated from
+        /// the catalog's own list (`pallet_api::with_catalog_hooks!`). A test checks it lists
+        /// exactly the catalog's hooks (`pallet_api::catalog::HOOKS`).
         pub const TYPED: &[(&str, WrapFn)] = &[
             $((<hooks::$ty as Hook>::NAME, wrap_typed::<hooks::$ty> as WrapFn)),+
         ];
     };
 }
 
-typed_hooks![
-    MapOccupancyAllowed,
-    BattleFieldResidual,
-    CatchPartyFull,
-    ExpGain,
-    EncounterRoll,
-    CatchRate,
-    BattleDamage,
-    BattleAccuracy,
-    BattleCrit,
-    TrainerParty,
-    EvolutionCheck,
-    BattleExpAward,
-    SaveWrite,
-    MovementCollision,
-    WarpDestination,
-];
+pallet_api::with_catalog_hooks!(typed_hooks);
 
 /// Install Lua function `f` of mod `m` as a link on the catalog hook `info`.
 pub fn wrap(

@@ -135,23 +135,33 @@ macro_rules! event_table {
     };
 }
 
-hook_table![
-    MapOccupancyAllowed,
-    BattleFieldResidual,
-    CatchPartyFull,
-    ExpGain,
-    EncounterRoll,
-    CatchRate,
-    BattleDamage,
-    BattleAccuracy,
-    BattleCrit,
-    TrainerParty,
-    EvolutionCheck,
-    BattleExpAward,
-    SaveWrite,
-    MovementCollision,
-    WarpDestination,
-];
+/// Calls `$callback![Hook, …]` with the type name of every catalog hook, in `ID` order: the one
+/// list every per-hook table is generated from (the catalog's `HOOKS` here; a script host's
+/// table of typed installers, e.g. the Lua shim's), so no second list can drift from it.
+#[macro_export]
+macro_rules! with_catalog_hooks {
+    ($callback:ident) => {
+        $callback![
+            MapOccupancyAllowed,
+            BattleFieldResidual,
+            CatchPartyFull,
+            ExpGain,
+            EncounterRoll,
+            CatchRate,
+            BattleDamage,
+            BattleAccuracy,
+            BattleCrit,
+            TrainerParty,
+            EvolutionCheck,
+            BattleExpAward,
+            SaveWrite,
+            MovementCollision,
+            WarpDestination,
+        ];
+    };
+}
+
+with_catalog_hooks!(hook_table);
 
 event_table![
     GameReady,
