@@ -121,6 +121,17 @@ impl DispatchBudget {
     pub fn depth(&self) -> u32 {
         self.depth.get()
     }
+
+    /// `Err(message)` when one more script call would nest [`MAX_NESTING`] frames deep: every
+    /// host refuses such a call with this message (the link or listener fails as usual).
+    pub fn check_nesting(&self) -> Result<(), String> {
+        if self.depth.get() >= MAX_NESTING {
+            return Err(format!(
+                "script calls nested deeper than {MAX_NESTING} levels (a listener re-emitting its own event?)"
+            ));
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

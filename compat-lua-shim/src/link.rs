@@ -55,7 +55,7 @@ use serde::Serialize;
 use crate::convert::{from_lua, from_lua_data_only, to_lua};
 use crate::errors::{short, BUDGET_MESSAGE, NEXT_REENTRANT, NEXT_STALE};
 use crate::host::{HostShared, LuaMod};
-use crate::sandbox::{budget_stopped, RngHandle, Unlimited, MAX_NESTING};
+use crate::sandbox::{budget_stopped, RngHandle, Unlimited};
 use crate::stack::{self, KeyCache};
 
 /// Hooks whose `ctx` carries the engine-supplied RNG (`ctx.rng`, a
@@ -567,18 +567,13 @@ impl ScriptListener for LuaListener {
     }
 }
 
-/// Refuse a call nested deeper than [`MAX_NESTING`] script frames.
+/// Refuse a call nested deeper than [`pallet_api::budget::MAX_NESTING`] script frames.
 /// A call made while the dispatch's budget is already spent is refused outright.
 fn too_deep(m: &LuaMod) -> Result<(), LinkError> {
     if budget_stopped(&m.host.budget) {
         return Err(LinkError::from(BUDGET_MESSAGE));
     }
-    if m.host.budget.depth() >= MAX_NESTING {
-        return Err(LinkError::from(format!(
-            "script calls nested deeper than {MAX_NESTING} levels (a listener re-emitting its own event?)"
-        )));
-    }
-    Ok(())
+    m.host.budget.check_nesting().map_err(LinkError::from)
 }
 
 impl LuaMod {

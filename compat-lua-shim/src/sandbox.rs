@@ -49,10 +49,6 @@ use crate::clock::{self, Clock, ModClock};
 pub const HOOK_EVERY: u32 = 1_000;
 /// Bytes one mod's Lua state may allocate.
 pub const MEMORY_LIMIT: usize = 64 * 1024 * 1024;
-/// Nested script calls one dispatch may reach (Lua and Rhai frames together): a listener that
-/// re-emits its own event, or two mods emitting to each other, stop here with an error instead
-/// of exhausting the native stack.
-pub const MAX_NESTING: u32 = 48;
 /// Bytes of one log line (longer lines are cut).
 pub const MAX_LOG_LINE: usize = 1_000;
 /// Bytes of source one `load` reader function may produce.

@@ -76,9 +76,10 @@ impl Budget {
         self.0.exhausted()
     }
 
-    /// Current script call depth (Rhai and Lua frames alike).
-    pub fn depth(&self) -> u32 {
-        self.0.depth()
+    /// `Err(message)` when one more call would nest too deep (Rhai and Lua frames alike; see
+    /// [`DispatchBudget::check_nesting`]).
+    pub fn check_nesting(&self) -> Result<(), String> {
+        self.0.check_nesting()
     }
 }
 

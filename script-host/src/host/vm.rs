@@ -15,8 +15,6 @@ use rhai::packages::{
 };
 use rhai::{Dynamic, Engine, FnPtr, GlobalRuntimeState, OptimizationLevel, AST};
 
-use pallet_api::budget::MAX_NESTING;
-
 use super::budget::Budget;
 use super::diag::{ScriptDiagnostic, SourceMap};
 use super::imports::ModFiles;
@@ -209,15 +207,13 @@ impl ModVm {
         })
     }
 
-    /// Refuse a call nested [`MAX_NESTING`] script frames deep (each frame is a VM call on the
+    /// Refuse a call nested [`pallet_api::budget::MAX_NESTING`] script frames deep (each frame is a VM call on the
     /// Rust stack; see `pallet_api::budget`).
     fn check_nesting(&self) -> Result<(), ScriptDiagnostic> {
-        if self.host.budget.depth() >= MAX_NESTING {
-            return Err(self.plain_error(&format!(
-                "script calls nested deeper than {MAX_NESTING} levels (a listener re-emitting its own event?)"
-            )));
-        }
-        Ok(())
+        self.host
+            .budget
+            .check_nesting()
+            .map_err(|message| self.plain_error(&message))
     }
 
     pub fn plain_error(&self, message: &str) -> ScriptDiagnostic {
