@@ -79,6 +79,10 @@ pub trait ScriptHook: Hook<Args: ArgList, Out: Serialize + DeserializeOwned> {
     /// How many values the Lua callback returns (multi-return hooks are > 1; their
     /// `out_to_value` is a list the Lua shim spreads).
     const OUT_ARITY: usize = 1;
+    /// The script-facing context carries the engine-supplied RNG (`ctx.rng`, a
+    /// [`ScriptRng`](crate::script_rng::ScriptRng) whose boundary form is `{__rng = state}`),
+    /// which a host may turn into a callable handle.
+    const CTX_RNG: bool = false;
 
     fn args_to_values(args: &Self::Args) -> Result<Vec<Value>, ValueError> {
         args.to_values()

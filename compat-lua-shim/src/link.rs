@@ -58,11 +58,6 @@ use crate::host::{HostShared, LuaMod};
 use crate::sandbox::{budget_stopped, RngHandle, Unlimited};
 use crate::stack::{self, KeyCache};
 
-/// Hooks whose `ctx` carries the engine-supplied RNG (`ctx.rng`, a
-/// [`ScriptRng`](pallet_api::script_rng::ScriptRng) in the catalog): the shim turns its data
-/// form `{__rng = state}` into the callable [`RngHandle`] the Lua engine's mods expect.
-const RNG_HOOKS: &[&str] = &["encounter.roll"];
-
 /// Installs a Lua link for one catalog hook type.
 type WrapFn =
     fn(&Runtime, &Rc<LuaMod>, &'static HookInfo, Function, i32) -> mlua::Result<HookHandle>;
@@ -234,7 +229,7 @@ where
             limit: m.host.memory_limit.get(),
             gen,
             args,
-            rng: RNG_HOOKS.contains(&H::NAME),
+            rng: H::CTX_RNG,
         };
         let outcome = if H::OUT_ARITY > 1 {
             self.f

@@ -252,6 +252,7 @@ impl Hook for EncounterRoll {
 
 impl ScriptHook for EncounterRoll {
     const SIGNATURE: &'static str = "(next, encDef, ctx) -> {species, level} | nil";
+    const CTX_RNG: bool = true;
     const RESULT_RULE: &'static str =
         "nil means no encounter; otherwise {species = id, level = 1..100}; anything else fails the link";
     fn out_from_value(value: Value) -> Result<Option<Encounter>, ValueError> {
