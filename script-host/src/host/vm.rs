@@ -134,33 +134,12 @@ impl ModVm {
         limit: u64,
         origin: &Origin,
     ) -> Result<Dynamic, ScriptDiagnostic> {
-        let Some(ast) = self.ast.get() else {
+        let Some(mut global) = self.call_state() else {
             return Err(self.plain_error("the mod's script is not loaded"));
         };
-        self.check_nesting()?;
-        let _frame = self.host.budget.enter(limit);
-        let engine = self.engine.borrow();
         // `FnPtr::call`'s fresh state, starting at the calling script's level (if any).
-        let mut global = engine.new_global_runtime_state();
-        global.lib.push(ast.shared_lib().clone());
         global.level = self.host.rhai_level.get();
-        let ctx = rhai::NativeCallContext::new_with_all_fields(
-            &engine,
-            f.fn_name(),
-            None,
-            &global,
-            rhai::Position::NONE,
-        );
-        let mut args = args;
-        f.call_raw(&ctx, None, args.as_mut_slice()).map_err(|e| {
-            ScriptDiagnostic::from_eval_at(
-                &self.id,
-                &origin.file,
-                origin.pos,
-                &e,
-                &self.sources.borrow(),
-            )
-        })
+        self.call_with_state(&global, f, args.into_iter().collect(), limit, origin)
     }
 
     /// The call state a link reuses for every call of its closure: what `FnPtr::call` builds
@@ -207,8 +186,8 @@ impl ModVm {
         })
     }
 
-    /// Refuse a call nested [`pallet_api::budget::MAX_NESTING`] script frames deep (each frame is a VM call on the
-    /// Rust stack; see `pallet_api::budget`).
+    /// Refuse a call nested [`pallet_api::budget::MAX_NESTING`] script frames deep (each frame
+    /// is a VM call on the Rust stack; see `pallet_api::budget`).
     fn check_nesting(&self) -> Result<(), ScriptDiagnostic> {
         self.host
             .budget
