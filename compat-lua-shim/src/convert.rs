@@ -73,6 +73,22 @@ pub fn to_lua(lua: &Lua, v: &Value) -> mlua::Result<LuaValue> {
     })
 }
 
+/// A Lua iterator over `(id, record)` rows, for `for id, record in x:each() do … end`: each
+/// step yields the next id and a fresh copy of its record, then nothing.
+pub fn rows_iterator(lua: &Lua, rows: Vec<(String, Value)>) -> mlua::Result<mlua::Function> {
+    let mut index = 0usize;
+    lua.create_function_mut(move |lua, _: mlua::MultiValue| {
+        let Some((id, v)) = rows.get(index) else {
+            return Ok(mlua::MultiValue::new());
+        };
+        index += 1;
+        Ok(mlua::MultiValue::from_iter([
+            LuaValue::String(lua.create_string(id)?),
+            to_lua(lua, v)?,
+        ]))
+    })
+}
+
 /// An engine value for the Lua value `v`. Errors name what could not cross.
 pub fn from_lua(v: &LuaValue) -> Result<Value, CrossError> {
     let mut nodes = 0;

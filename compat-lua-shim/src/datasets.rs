@@ -14,7 +14,7 @@ use pallet_api::facades::DatasetView;
 use pallet_api::reasons::DatasetError;
 use pallet_api::Value;
 
-use crate::convert::to_lua;
+use crate::convert::{rows_iterator, to_lua};
 use crate::host::LuaMod;
 
 pub struct Datasets(pub Weak<LuaMod>);
@@ -110,18 +110,7 @@ impl UserData for ViewRegistry {
             Ok(string_id(&id).is_some_and(|id| this.view.has(&this.name, &id)))
         });
         methods.add_method("each", |lua, this, ()| {
-            let rows = this.view.each(&this.name);
-            let mut index = 0usize;
-            lua.create_function_mut(move |lua, _: MultiValue| {
-                let Some((id, v)) = rows.get(index) else {
-                    return Ok(MultiValue::new());
-                };
-                index += 1;
-                Ok(MultiValue::from_iter([
-                    LuaValue::String(lua.create_string(id)?),
-                    to_lua(lua, v)?,
-                ]))
-            })
+            rows_iterator(lua, this.view.each(&this.name))
         });
     }
 }

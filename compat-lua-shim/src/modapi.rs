@@ -34,7 +34,7 @@ use pallet_api::manifest::Manifest;
 use pallet_api::reasons::BlockReadError;
 use pallet_api::Value;
 
-use crate::convert::{from_lua, to_lua};
+use crate::convert::{from_lua, rows_iterator, to_lua};
 use crate::host::LuaMod;
 use crate::link::LuaListener;
 
@@ -297,18 +297,7 @@ impl UserData for RegistryHandle {
         // `for id, record in content.X:each() do … end` (ids in lexical order, copies).
         methods.add_method("each", |lua, this, ()| {
             let m = upgrade(&this.m)?;
-            let rows = m.content.each(&this.name);
-            let mut index = 0usize;
-            lua.create_function_mut(move |lua, _: MultiValue| {
-                let Some((id, v)) = rows.get(index) else {
-                    return Ok(MultiValue::new());
-                };
-                index += 1;
-                Ok(MultiValue::from_iter([
-                    LuaValue::String(lua.create_string(id)?),
-                    to_lua(lua, v)?,
-                ]))
-            })
+            rows_iterator(lua, m.content.each(&this.name))
         });
     }
 }
