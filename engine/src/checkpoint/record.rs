@@ -160,45 +160,59 @@ fn diff_at(a: &Value, b: &Value, path: &mut String) -> bool {
     match (a, b) {
         (Value::Map(ma), Value::Map(mb)) => {
             let keys: std::collections::BTreeSet<&String> = ma.keys().chain(mb.keys()).collect();
-            for k in keys {
-                let len = path.len();
-                path.push('.');
-                path.push_str(k);
-                match (ma.get(k), mb.get(k)) {
-                    (Some(x), Some(y)) => {
-                        if diff_at(x, y, path) {
-                            return true;
-                        }
-                    }
-                    _ => {
-                        path.push_str(" (missing)");
-                        return true;
-                    }
-                }
-                path.truncate(len);
-            }
-            false
+            keys.into_iter()
+                .any(|k| child_differs(k, ma.get(k), mb.get(k), path))
         }
-        (Value::List(la), Value::List(lb)) => {
-            for i in 0..la.len().max(lb.len()) {
-                let len = path.len();
-                path.push('.');
-                path.push_str(&(i + 1).to_string());
-                match (la.get(i), lb.get(i)) {
-                    (Some(x), Some(y)) => {
-                        if diff_at(x, y, path) {
-                            return true;
-                        }
-                    }
-                    _ => {
-                        path.push_str(" (missing)");
-                        return true;
-                    }
-                }
-                path.truncate(len);
-            }
-            false
-        }
+        (Value::List(la), Value::List(lb)) => (0..la.len().max(lb.len()))
+            .any(|i| child_differs(&(i + 1).to_string(), la.get(i), lb.get(i), path)),
         _ => a != b,
+    }
+}
+
+/// One step of [`diff_at`] into the child `seg`: on a difference `path` is left pointing at it
+/// (with ` (missing)` when one side lacks the child), otherwise it is restored.
+fn child_differs(seg: &str, x: Option<&Value>, y: Option<&Value>, path: &mut String) -> bool {
+    let len = path.len();
+    path.push('.');
+    path.push_str(seg);
+    let differs = match (x, y) {
+        (Some(x), Some(y)) => diff_at(x, y, path),
+        _ => {
+            path.push_str(" (missing)");
+            true
+        }
+    };
+    if !differs {
+        path.truncate(len);
+    }
+    differs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_difference;
+    use pallet_api::Value;
+
+    #[test]
+    fn first_difference_names_the_path_lua_style() {
+        let rec = |hp: i64, extra: bool| {
+            let mut party = vec![Value::map([("hp", Value::Int(hp))])];
+            if extra {
+                party.push(Value::Int(0));
+            }
+            Value::map([("save", Value::map([("party", Value::List(party))]))])
+        };
+        assert_eq!(first_difference(&rec(5, false), &rec(5, false)), None);
+        assert_eq!(
+            first_difference(&rec(5, false), &rec(6, false)).as_deref(),
+            Some("$.save.party.1.hp")
+        );
+        assert_eq!(
+            first_difference(&rec(5, false), &rec(5, true)).as_deref(),
+            Some("$.save.party.2 (missing)")
+        );
+        let a = Value::map([("a", Value::Int(1))]);
+        let b = Value::map([("a", Value::Int(1)), ("b", Value::Int(2))]);
+        assert_eq!(first_difference(&a, &b).as_deref(), Some("$.b (missing)"));
     }
 }
