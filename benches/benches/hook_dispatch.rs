@@ -7,9 +7,10 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, Criterion};
-use pallet_api::catalog::common::{BattleInfo, BattlerSnapshot, MoveInfo, Side};
+use pallet_api::catalog::common::MoveInfo;
 use pallet_api::catalog::hooks;
 use pallet_api::{Hook, HookId, Runtime};
+use pallet_benches::count_requested;
 
 /// A scalar hook outside the catalog range (args: attacker speed, threshold; out: crit?).
 struct Probe;
@@ -24,21 +25,9 @@ fn vanilla((a, b): (u32, u32)) -> u32 {
     a.wrapping_mul(31) ^ b
 }
 
+/// This bench's `battle.crit` arguments.
 fn crit_args() -> hooks::BattleCritArgs {
-    hooks::BattleCritArgs {
-        ctx: hooks::CritContext {
-            battle: BattleInfo::default(),
-            user: BattlerSnapshot {
-                side: Side::Player,
-                name: "PIKACHU".into(),
-                hp: 35,
-                max_hp: 35,
-                types: vec!["ELECTRIC".into()],
-                vanished: false,
-            },
-            move_info: MoveInfo::default(),
-        },
-    }
+    pallet_benches::crit_args(MoveInfo::default())
 }
 
 fn bench(c: &mut Criterion) {
@@ -139,10 +128,7 @@ fn count_mode(n: u64) {
 }
 
 fn main() {
-    if let Some(n) = std::env::var("HOOK_DISPATCH_COUNT")
-        .ok()
-        .and_then(|v| v.parse().ok())
-    {
+    if let Some(n) = count_requested("HOOK_DISPATCH_COUNT") {
         count_mode(n);
         return;
     }

@@ -20,47 +20,13 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use criterion::{criterion_group, Criterion};
-use pallet_api::catalog::common::{BattleInfo, BattlerSnapshot, GameInfo, MoveInfo, Side};
+use pallet_api::catalog::common::{GameInfo, MoveInfo};
 use pallet_api::catalog::hooks;
 use pallet_api::content::Content;
 use pallet_api::loader::{EnableState, Loader, ModCandidate};
-use pallet_api::{Runtime, Value};
+use pallet_api::Runtime;
+use pallet_benches::{count_requested, exp_args};
 use pallet_compat_lua::LuaHost;
-
-fn crit_args() -> hooks::BattleCritArgs {
-    hooks::BattleCritArgs {
-        ctx: hooks::CritContext {
-            battle: BattleInfo::default(),
-            user: BattlerSnapshot {
-                side: Side::Player,
-                name: "PIKACHU".into(),
-                hp: 35,
-                max_hp: 35,
-                types: vec!["ELECTRIC".into()],
-                vanished: false,
-            },
-            move_info: MoveInfo {
-                id: "THUNDERSHOCK".into(),
-                move_type: "ELECTRIC".into(),
-                power: 40,
-                accuracy: 255,
-            },
-        },
-    }
-}
-
-fn exp_args() -> hooks::ExpGainArgs {
-    hooks::ExpGainArgs {
-        ctx: hooks::ExpGainContext {
-            defeated_def: Value::Nil,
-            level: 12,
-            is_trainer: false,
-            participants: 1,
-            traded: false,
-            mon: Value::Nil,
-        },
-    }
-}
 
 const WRAPPERS: &str = r#"local mod = ...
    mod.hooks:wrap("battle.crit", function(next, ctx) return next() end)
@@ -72,6 +38,16 @@ const READS_CTX: &str = r#"local mod = ...
      if ctx.user.hp < ctx.user.maxHp then return true end
      return next()
    end)"#;
+
+/// This bench's `battle.crit` arguments.
+fn crit_args() -> hooks::BattleCritArgs {
+    pallet_benches::crit_args(MoveInfo {
+        id: "THUNDERSHOCK".into(),
+        move_type: "ELECTRIC".into(),
+        power: 40,
+        accuracy: 255,
+    })
+}
 
 /// A runtime with one Lua mod whose entry is `main`.
 fn lua_runtime(main: &str) -> Rc<Runtime> {
@@ -173,10 +149,7 @@ fn count_mode(n: u64) {
 }
 
 fn main() {
-    if let Some(n) = std::env::var("LUA_LINK_COUNT")
-        .ok()
-        .and_then(|v| v.parse().ok())
-    {
+    if let Some(n) = count_requested("LUA_LINK_COUNT") {
         count_mode(n);
         return;
     }

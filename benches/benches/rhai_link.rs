@@ -9,14 +9,18 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use criterion::{criterion_group, Criterion};
-use pallet_api::catalog::common::{
-    BattleInfo, BattlerSnapshot, GameInfo, GameVersion, MoveInfo, Side,
-};
+use pallet_api::catalog::common::{GameInfo, GameVersion, MoveInfo};
 use pallet_api::catalog::hooks;
 use pallet_api::content::Content;
 use pallet_api::loader::{EnableState, Loader, ModCandidate, ModState};
-use pallet_api::{Runtime, Value};
+use pallet_api::Runtime;
+use pallet_benches::{count_requested, exp_args};
 use pallet_script_host::host::RhaiHost;
+
+/// This bench's `battle.crit` arguments.
+fn crit_args() -> hooks::BattleCritArgs {
+    pallet_benches::crit_args(MoveInfo::default())
+}
 
 fn with_mod(src: &str) -> (Rc<Runtime>, Loader) {
     let rt = Rc::new(Runtime::new());
@@ -37,36 +41,6 @@ fn with_mod(src: &str) -> (Rc<Runtime>, Loader) {
         Some(ModState::Loaded)
     );
     (rt, loader)
-}
-
-fn crit_args() -> hooks::BattleCritArgs {
-    hooks::BattleCritArgs {
-        ctx: hooks::CritContext {
-            battle: BattleInfo::default(),
-            user: BattlerSnapshot {
-                side: Side::Player,
-                name: "PIKACHU".into(),
-                hp: 35,
-                max_hp: 35,
-                types: vec!["ELECTRIC".into()],
-                vanished: false,
-            },
-            move_info: MoveInfo::default(),
-        },
-    }
-}
-
-fn exp_args() -> hooks::ExpGainArgs {
-    hooks::ExpGainArgs {
-        ctx: hooks::ExpGainContext {
-            defeated_def: Value::Nil,
-            level: 12,
-            is_trainer: false,
-            participants: 1,
-            traded: false,
-            mon: Value::Nil,
-        },
-    }
 }
 
 fn save_args() -> hooks::SaveWriteArgs {
@@ -156,10 +130,7 @@ fn count_mode(n: u64) {
 }
 
 fn main() {
-    if let Some(n) = std::env::var("RHAI_LINK_COUNT")
-        .ok()
-        .and_then(|v| v.parse().ok())
-    {
+    if let Some(n) = count_requested("RHAI_LINK_COUNT") {
         count_mode(n);
         return;
     }
