@@ -219,28 +219,9 @@ impl Overworld {
         at: &WarpTarget,
         ctx: &mut WorldCtx<'_>,
     ) -> Result<Overworld, String> {
-        let map = Self::instantiate(&maps, &at.map)?;
-        Self::check_cell(&map, at)?;
-        let mut ow = Overworld {
-            maps,
-            scripts,
-            map,
-            player: Player {
-                x: at.x,
-                y: at.y,
-                facing: at.facing,
-                surfing: false,
-            },
-            movement: None,
-            transition: None,
-            screens: VecDeque::new(),
-            animation: None,
-            runner: Runner::default(),
-            encounter: None,
-            music: None,
-            next_screen_id: 1,
-            diagnostics: Vec::new(),
-        };
+        let mut ow = Self::restored(maps, scripts, at, false)?;
+        // Nothing plays yet: entering the map starts its music (a presentation row).
+        ow.music = None;
         ow.enter_loaded_map(None, "load", ctx);
         Ok(ow)
     }
