@@ -8,13 +8,18 @@
 //!
 //! [`HookBus::call_chain`] reads the hook's slot, takes one `Rc` reference to the snapshot for
 //! the duration of the call (the only refcount traffic of a dispatch: it is what keeps the links
-//! alive when one of them unsubscribes mid-call), recovers the typed chain with one `TypeId`
-//! comparison, and runs [`dispatch`] with a stack-allocated bottom. Each link's wrapper receives
-//! the rest of the chain, the arguments and the bottom in registers and builds the author's
-//! `Next` in its own frame (`crate::hooks`); nothing is boxed or allocated per call.
+//! alive when one of them unsubscribes mid-call), recovers the typed chain by comparing the
+//! `TypeId` stored beside the snapshot with a constant (no virtual call; `Snapshot::typed`), and
+//! runs [`dispatch`] with a stack-allocated bottom. Each link's wrapper receives the rest of the
+//! chain, the arguments and the bottom in registers and builds the author's `Next` in its own
+//! frame (`crate::hooks`); a link entry holds its wrapper's address resolved at subscription,
+//! so reaching the next link is one load of its code address. Nothing is boxed or allocated
+//! per call. The slots are `UnsafeCell`s read only by cloning out and written only by swapping
+//! in (`Slot`), so a dispatch pays no borrow flag.
 
-use std::any::Any;
-use std::cell::{Cell, OnceCell, RefCell};
+use std::any::{Any, TypeId};
+use std::cell::{Cell, OnceCell, UnsafeCell};
+use std::ptr::NonNull;
 use std::rc::Rc;
 
 use crate::bitset::{Bitset, GUARD_CAPACITY};
@@ -75,15 +80,80 @@ impl<H: Hook> ErasedChain for Chain<H> {
     }
 }
 
+/// A chain snapshot with the `TypeId` of its concrete `Chain<H>` and the address of that chain,
+/// so a dispatch recovers the typed chain with one comparison against a constant (no virtual
+/// `type_id` call, no offset computed from the vtable).
+#[derive(Clone)]
+struct Snapshot {
+    chain: Rc<dyn ErasedChain>,
+    type_id: TypeId,
+    /// `chain`'s data pointer.
+    data: NonNull<()>,
+}
+
+impl Snapshot {
+    fn new<H: Hook>(chain: Chain<H>) -> Snapshot {
+        Snapshot::of(Rc::new(chain), TypeId::of::<Chain<H>>())
+    }
+
+    fn of(chain: Rc<dyn ErasedChain>, type_id: TypeId) -> Snapshot {
+        Snapshot {
+            data: NonNull::from(&*chain).cast(),
+            chain,
+            type_id,
+        }
+    }
+
+    /// The same kind of chain with other links (`filtered` keeps the concrete type).
+    fn with_chain(&self, chain: Rc<dyn ErasedChain>) -> Snapshot {
+        Snapshot::of(chain, self.type_id)
+    }
+
+    /// The typed chain, if this snapshot holds a `Chain<H>`.
+    #[inline(always)]
+    fn typed<H: Hook>(&self) -> Option<&Chain<H>> {
+        if self.type_id != TypeId::of::<Chain<H>>() {
+            return None;
+        }
+        // SAFETY: `data` is the data pointer of `chain` (set in `of`) and `type_id` the
+        // `TypeId` of the concrete type behind it (set by `new` from the value it boxes, and
+        // carried unchanged by `with_chain`, whose chains come from `Chain::filtered` of the same
+        // `H`), so it points at a live `Chain<H>` for as long as `self`, which holds the `Rc`,
+        // is borrowed.
+        Some(unsafe { self.data.cast::<Chain<H>>().as_ref() })
+    }
+}
+
 /// One hook's current chain snapshot (`None`: no subscriber).
-type Slot = RefCell<Option<Rc<dyn ErasedChain>>>;
+///
+/// Read by cloning the snapshot out ([`Slot::get`]) and written by swapping a new one in
+/// ([`Slot::replace`]); neither lets a reference into the cell outlive it nor runs foreign
+/// code while it is borrowed (an `Rc` clone and a `mem::replace`; the replaced value is
+/// dropped by the caller), and the bus is single-threaded (`UnsafeCell` makes it `!Sync`), so
+/// the cell needs no borrow flag on the dispatch path.
+#[derive(Default)]
+struct Slot(UnsafeCell<Option<Snapshot>>);
+
+impl Slot {
+    #[inline(always)]
+    fn get(&self) -> Option<Snapshot> {
+        // SAFETY: see the type's docs: no other reference into the cell exists while this
+        // shared one is alive, because every access is confined to one of these two methods.
+        unsafe { (*self.0.get()).clone() }
+    }
+
+    fn replace(&self, snapshot: Option<Snapshot>) -> Option<Snapshot> {
+        // SAFETY: as in `get`; the exclusive reference ends with the `replace`.
+        unsafe { std::mem::replace(&mut *self.0.get(), snapshot) }
+    }
+}
 
 #[derive(Default)]
 pub(crate) struct HookBus {
     bits: Bitset,
     /// Chain snapshots by hook id, allocated on the first `wrap` (a runtime nobody subscribes
     /// to allocates nothing). Fixed size, so no borrow of the table outlives a slot access.
-    chains: OnceCell<Box<[Slot]>>,
+    chains: OnceCell<Box<[Slot; GUARD_CAPACITY]>>,
     seq: Cell<u64>,
 }
 
@@ -103,7 +173,7 @@ impl HookBus {
 
     /// How many links hook `id` has.
     pub(crate) fn chain_len(&self, id: HookId) -> usize {
-        self.snapshot(id).map_or(0, |c| c.len())
+        self.snapshot(id).map_or(0, |c| c.chain.len())
     }
 
     /// A handle for a link that was not installed: it removes nothing.
@@ -120,24 +190,22 @@ impl HookBus {
 
     /// A reference to the current snapshot of hook `id` (the slot keeps its own).
     #[inline(always)]
-    fn snapshot(&self, id: HookId) -> Option<Rc<dyn ErasedChain>> {
-        self.slot(id)?.borrow().clone()
+    fn snapshot(&self, id: HookId) -> Option<Snapshot> {
+        self.slot(id)?.get()
     }
 
-    fn store(&self, id: HookId, chain: Option<Rc<dyn ErasedChain>>) {
-        let live = chain.as_ref().is_some_and(|c| c.len() > 0);
-        let chains = self.chains.get_or_init(|| {
-            std::iter::repeat_with(Slot::default)
-                .take(GUARD_CAPACITY)
-                .collect()
-        });
+    fn store(&self, id: HookId, snapshot: Option<Snapshot>) {
+        let live = snapshot.as_ref().is_some_and(|s| s.chain.len() > 0);
+        let chains = self
+            .chains
+            .get_or_init(|| Box::new(std::array::from_fn(|_| Slot::default())));
         let Some(slot) = chains.get(id.0 as usize) else {
             // Outside the guard range nothing can be dispatched either; the bit stays clear.
             return;
         };
-        // The replaced snapshot is dropped after the slot's borrow ended (dropping links may
+        // The replaced snapshot is dropped after the slot access ended (dropping links may
         // run arbitrary destructors); a call in progress holds its own reference.
-        let replaced = slot.replace(if live { chain } else { None });
+        let replaced = slot.replace(if live { snapshot } else { None });
         drop(replaced);
         self.bits.set(id.0 as usize, live);
     }
@@ -153,17 +221,11 @@ impl HookBus {
         self.seq.set(seq + 1);
         let current = self.snapshot(H::ID);
         let mut links: Vec<LinkEntry<H>> = current
-            .as_deref()
-            .and_then(|c| (c as &dyn Any).downcast_ref::<Chain<H>>())
+            .as_ref()
+            .and_then(Snapshot::typed::<H>)
             .map(|c| c.links.to_vec())
             .unwrap_or_default();
-        links.push(LinkEntry {
-            f,
-            priority,
-            rank,
-            seq,
-            owner,
-        });
+        links.push(LinkEntry::new(f, priority, rank, seq, owner));
         // Stable total order: priority descending, then load rank, then registration order.
         links.sort_by(|a, b| {
             b.priority
@@ -171,7 +233,7 @@ impl HookBus {
                 .then(a.rank.cmp(&b.rank))
                 .then(a.seq.cmp(&b.seq))
         });
-        let chain = Rc::new(Chain::<H> {
+        let chain = Snapshot::new(Chain::<H> {
             links: links.into_boxed_slice(),
         });
         self.store(H::ID, Some(chain));
@@ -180,12 +242,12 @@ impl HookBus {
 
     /// Remove the link behind `handle`. Returns whether a link was removed.
     pub(crate) fn unsubscribe(&self, handle: HookHandle) -> bool {
-        match self
-            .snapshot(handle.hook)
-            .and_then(|c| c.without_seq(handle.seq))
-        {
+        let Some(current) = self.snapshot(handle.hook) else {
+            return false;
+        };
+        match current.chain.without_seq(handle.seq) {
             Some(next) => {
-                self.store(handle.hook, Some(next));
+                self.store(handle.hook, Some(current.with_chain(next)));
                 true
             }
             None => false,
@@ -197,10 +259,10 @@ impl HookBus {
         let mut removed = 0;
         for index in 0..GUARD_CAPACITY {
             let id = HookId(index as u16);
-            if let Some(chain) = self.snapshot(id) {
-                if let Some(next) = chain.without_owner(owner) {
-                    removed += chain.len() - next.len();
-                    self.store(id, Some(next));
+            if let Some(current) = self.snapshot(id) {
+                if let Some(next) = current.chain.without_owner(owner) {
+                    removed += current.chain.len() - next.len();
+                    self.store(id, Some(current.with_chain(next)));
                 }
             }
         }
@@ -211,7 +273,8 @@ impl HookBus {
     pub(crate) fn describe(&self, id: HookId) -> Vec<(String, i32)> {
         self.snapshot(id)
             .map(|c| {
-                c.owners()
+                c.chain
+                    .owners()
                     .into_iter()
                     .map(|(o, p)| (o.to_string(), p))
                     .collect()
@@ -225,24 +288,24 @@ impl HookBus {
     pub(crate) fn call_chain<H: Hook, F: FnOnce(H::Args) -> H::Out>(
         &self,
         diagnostics: &Diagnostics,
-        args: H::Args,
+        args: &H::Args,
         vanilla: F,
     ) -> H::Out {
         // Held until the call returns: links that unsubscribe mid-call stay alive.
         let Some(snapshot) = self.snapshot(H::ID) else {
-            return vanilla(args);
+            return vanilla(args.clone());
         };
-        let Some(chain) = (&*snapshot as &dyn Any).downcast_ref::<Chain<H>>() else {
+        let Some(chain) = snapshot.typed::<H>() else {
             // A chain stored under H's id always has H's type; a mismatch would mean two
             // hook types share an id, which the catalog's const checks rule out.
-            return vanilla(args);
+            return vanilla(args.clone());
         };
         let mut bottom = CallBottom::<H, F> {
             vanilla: Some(vanilla),
             ran: None,
             diagnostics,
         };
-        dispatch(&chain.links, &args, &mut bottom)
+        dispatch(&chain.links, args, &mut bottom)
     }
 }
 

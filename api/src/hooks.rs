@@ -107,11 +107,9 @@ pub(crate) type ErasedLinkFn<H> = dyn for<'a> Fn(
     ) -> <H as Hook>::Out
     + 'static;
 
-/// How a chain holds a link: a thin shared pointer to the boxed wrapper (reaching the code is
-/// three loads; an `Rc<dyn Fn>` would also compute the closure's offset in its allocation from
-/// the vtable's alignment on every call). Shared, so copy-on-write chain rebuilds never clone a
-/// closure.
-pub(crate) type SharedLink<H> = std::rc::Rc<Box<ErasedLinkFn<H>>>;
+/// How a chain owns a link: shared, so copy-on-write chain rebuilds never clone a closure.
+/// Dispatch does not go through it but through the entry's precomputed [`LinkEntry::call`].
+pub(crate) type SharedLink<H> = std::rc::Rc<ErasedLinkFn<H>>;
 
 /// Wrap an author's link for the bus. The wrapper owns the chain rule for its link: `Ok` is the
 /// answer; `Err` is reported under `owner` and then, if `next` had returned, the last downstream
@@ -122,7 +120,7 @@ where
     H: Hook,
     F: Fn(&mut Next<'_, H>, &H::Args) -> LinkResult<H::Out> + 'static,
 {
-    std::rc::Rc::new(Box::new(
+    std::rc::Rc::new(
         move |rest: &[LinkEntry<H>], args: &H::Args, bottom: &mut (dyn Bottom<H> + '_)| {
             let mut next = Next {
                 rest,
@@ -135,7 +133,7 @@ where
                 Err(error) => failed(&owner, error, next.downstream, rest, args, next.bottom),
             }
         },
-    ))
+    )
 }
 
 /// The failure path of a link, kept out of line: report it; a link that failed after `next`
@@ -168,22 +166,55 @@ pub(crate) trait Bottom<H: Hook> {
 
 /// One installed link.
 pub(crate) struct LinkEntry<H: Hook> {
-    pub(crate) f: SharedLink<H>,
+    /// The wrapper inside `f`'s allocation, resolved once when the entry is made: calling a
+    /// link is then one load of the code address from the vtable, instead of following the
+    /// `Rc` and computing the closure's offset in its allocation on every dispatch.
+    call: std::ptr::NonNull<ErasedLinkFn<H>>,
+    /// Owns the wrapper `call` points into (private, so no entry can replace it).
+    f: SharedLink<H>,
     pub(crate) priority: i32,
     pub(crate) rank: u32,
     pub(crate) seq: u64,
     pub(crate) owner: std::rc::Rc<str>,
 }
 
+impl<H: Hook> LinkEntry<H> {
+    pub(crate) fn new(
+        f: SharedLink<H>,
+        priority: i32,
+        rank: u32,
+        seq: u64,
+        owner: std::rc::Rc<str>,
+    ) -> Self {
+        LinkEntry {
+            call: std::ptr::NonNull::from(&*f),
+            f,
+            priority,
+            rank,
+            seq,
+            owner,
+        }
+    }
+
+    /// The link's wrapper.
+    #[inline(always)]
+    fn wrapper(&self) -> &ErasedLinkFn<H> {
+        // SAFETY: `call` was made from `f`'s contents in `new` (and copied with `f` in `clone`);
+        // `f` is never replaced and keeps that allocation alive while `self` is borrowed, and
+        // the wrapper is only ever borrowed shared.
+        unsafe { self.call.as_ref() }
+    }
+}
+
 impl<H: Hook> Clone for LinkEntry<H> {
     fn clone(&self) -> Self {
-        LinkEntry {
-            f: self.f.clone(),
-            priority: self.priority,
-            rank: self.rank,
-            seq: self.seq,
-            owner: self.owner.clone(),
-        }
+        LinkEntry::new(
+            self.f.clone(),
+            self.priority,
+            self.rank,
+            self.seq,
+            self.owner.clone(),
+        )
     }
 }
 
@@ -250,7 +281,7 @@ pub(crate) fn dispatch<'b, H: Hook>(
     bottom: &'b mut (dyn Bottom<H> + 'b),
 ) -> H::Out {
     match links.split_first() {
-        Some((link, rest)) => (link.f)(rest, args, bottom),
+        Some((link, rest)) => (link.wrapper())(rest, args, bottom),
         None => bottom.vanilla(args),
     }
 }

@@ -356,6 +356,26 @@ fn chains_are_per_hook() {
     assert_eq!(count.get(), 1);
 }
 
+/// A hook type that (wrongly) reuses `Sum`'s id with other argument and result types: the bus
+/// recognises chains by type, not only by id, so it never runs `Sum`'s links on its arguments.
+struct SumTwin;
+impl Hook for SumTwin {
+    const NAME: &'static str = "test.sum_twin";
+    const ID: HookId = Sum::ID;
+    type Args = String;
+    type Out = usize;
+}
+
+#[test]
+fn a_hook_type_reusing_another_ones_id_never_runs_its_links() {
+    let rt = Runtime::new();
+    rt.wrap::<Sum, _>("m", 0, |next, _| Ok(next.call() * 10));
+    // The id's guard bit is set, so the call reaches the bus, which finds a chain of another
+    // type under that id and runs vanilla alone.
+    assert_eq!(rt.call::<SumTwin>("four".to_owned(), |s| s.len()), 4);
+    assert_eq!(rt.call::<Sum>((1, 2), |(a, b)| a + b), 30);
+}
+
 // ----- property test: chain composition ------------------------------------------------------
 
 /// What a generated link does.
