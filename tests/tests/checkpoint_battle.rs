@@ -6,6 +6,9 @@
 //! wrappers (`battle.field_residual`, RFC 0016's last bullet; `battle.damage`) installed before
 //! capture still run after restore.
 
+#[path = "common/recapture.rs"]
+mod recapture;
+
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
@@ -24,6 +27,7 @@ use pallet_engine::save::{self, ItemStack, MonRecord};
 use pallet_engine::world::presentation::PresentationRow;
 use pallet_engine::world::{GameVersion, Input};
 use proptest::prelude::*;
+use recapture::recapture_as;
 
 fn run_until_idle(game: &mut Game) {
     for _ in 0..10_000 {
@@ -816,12 +820,4 @@ proptest! {
             }
         }
     }
-}
-
-/// A recapture of `game` for comparison with the restored `cp`: `identity.engineVersion` is
-/// metadata that restore accepts whatever it says (RFC 0004), so it is taken from `cp`.
-fn recapture_as(game: &mut Game, cp: &Checkpoint) -> Checkpoint {
-    let mut again = checkpoint::capture(game).unwrap();
-    again.identity.engine_version = cp.identity.engine_version.clone();
-    again
 }
