@@ -22,8 +22,11 @@ use rhai::{
 
 use super::next::NextSlot;
 use crate::host::convert::{from_dynamic, into_dynamic, DynamicSink, Frame};
+use crate::host::diag::ScriptDiagnostic;
+use crate::host::direct::{CallFrame, DirectFn};
 use crate::host::error::{api_error, codes};
 use crate::host::limits::LIMITS;
+use crate::host::patch::{put_next, PatchSink};
 use crate::host::vm::{ModVm, Origin};
 
 /// The `hooks` handle.
@@ -84,6 +87,7 @@ fn wrap(
         slot,
         next_fn,
         state: OnceCell::new(),
+        direct: OnceCell::new(),
         frames: Cell::new(Vec::new()),
     });
     let handle = (info.wrap_script)(&rt, &vm.id, priority, link);
@@ -108,6 +112,8 @@ pub struct RhaiLink {
     next_fn: FnPtr,
     /// The closure's call state, built on the first call and reused ([`ModVm::call_state`]).
     state: OnceCell<GlobalRuntimeState>,
+    /// The closure's direct call path ([`RhaiLink::direct`]).
+    direct: OnceCell<Option<DirectFn>>,
     /// The argument converter's frame stack, kept for its capacity (a re-entrant call of the
     /// same link finds it taken and starts an empty one).
     frames: Cell<Vec<Frame>>,
@@ -118,56 +124,127 @@ impl ScriptLink for RhaiLink {
         let mut argv = FnArgsVec::with_capacity(args.len() + 1);
         argv.push(Dynamic::from(self.next_fn.clone()));
         argv.extend(args.into_iter().map(into_dynamic));
-        self.run(next, argv)
+        self.run(next, |vm, level| self.call_raw(vm, level, argv))
     }
 
-    /// The hot path: the typed arguments go straight into `Dynamic`s (no `Value` tree).
+    /// The hot path: the typed arguments go straight into `Dynamic`s (no `Value` tree) — over
+    /// the previous call's values in the closure's scope on the direct path.
     fn call_args(
         &self,
         next: &mut dyn ValueNext,
         args: &dyn ScriptArgs,
     ) -> Result<Value, LinkError> {
+        if let Some(direct) = self.direct() {
+            let mut frame = direct.take_frame();
+            let result = self.write_args(direct, &mut frame, args).and_then(|()| {
+                self.run(next, |vm, level| {
+                    vm.call_direct(
+                        direct,
+                        &mut frame,
+                        level,
+                        LIMITS.dispatch_budget,
+                        &self.origin,
+                    )
+                })
+            });
+            direct.put_frame(frame);
+            return result;
+        }
         let mut sink = DynamicSink::new(Dynamic::from(self.next_fn.clone()), self.frames.take());
         let written = args.write(&mut sink);
         let (argv, frames) = sink.finish();
         self.frames.set(frames);
         written.map_err(argument_error)?;
-        let argv = argv.ok_or_else(|| LinkError::from("argument conversion: incomplete value"))?;
-        self.run(next, argv)
+        let argv = argv.ok_or_else(incomplete)?;
+        self.run(next, |vm, level| self.call_raw(vm, level, argv))
     }
 }
 
+fn incomplete() -> LinkError {
+    LinkError::from("argument conversion: incomplete value")
+}
+
 impl RhaiLink {
-    fn run(&self, next: &mut dyn ValueNext, argv: FnArgsVec<Dynamic>) -> Result<Value, LinkError> {
+    /// The closure's direct call path, resolved on the first call after the mod's script is
+    /// loaded; `None` when it keeps `call_raw` ([`DirectFn`]).
+    fn direct(&self) -> Option<&DirectFn> {
+        if let Some(d) = self.direct.get() {
+            return d.as_ref();
+        }
+        let ast = self.vm.ast.get()?;
+        let template = self.vm.call_state()?;
+        let resolved = DirectFn::resolve(ast, &self.f, self.hook.params.len() + 1, template)
+            .filter(|d| d.num_args() == self.hook.params.len() + 1);
+        self.direct.get_or_init(|| resolved).as_ref()
+    }
+
+    /// `next` and the typed arguments into the direct path's scope: the previous values are
+    /// patched in place ([`PatchSink`]); if they no longer fit, everything is written anew.
+    fn write_args(
+        &self,
+        direct: &DirectFn,
+        frame: &mut CallFrame,
+        args: &dyn ScriptArgs,
+    ) -> Result<(), LinkError> {
+        let count = self.hook.params.len();
+        let mut buffers = std::mem::take(&mut frame.buffers);
+        let mut slots = direct.slots(frame);
+        put_next(&mut slots, &self.next_fn);
+        let mut sink = PatchSink::new(&mut slots, &mut buffers);
+        let mut written = args.write(&mut sink);
+        let mut done = sink.finish(count);
+        if written.is_ok() && done == Ok(false) {
+            let mut sink = PatchSink::fresh(&mut slots, &mut buffers);
+            written = args.write(&mut sink);
+            done = sink.finish(count);
+        }
+        frame.buffers = buffers;
+        written.map_err(argument_error)?;
+        match done {
+            Ok(true) => Ok(()),
+            _ => Err(incomplete()),
+        }
+    }
+
+    /// The closure through `FnPtr::call_raw` with a reused call state (the path of closures
+    /// the direct path does not take).
+    fn call_raw(
+        &self,
+        vm: &ModVm,
+        level: usize,
+        argv: FnArgsVec<Dynamic>,
+    ) -> Result<Dynamic, ScriptDiagnostic> {
+        let Some(state) = self.state.get().or_else(|| {
+            let state = vm.call_state()?;
+            Some(self.state.get_or_init(|| state))
+        }) else {
+            return Err(vm.plain_error("the mod's script is not loaded"));
+        };
+        // Called from another script's `next`: continue its Rhai call level.
+        let at_level;
+        let state = if level == 0 {
+            state
+        } else {
+            let mut s = state.clone();
+            s.level = level;
+            at_level = s;
+            &at_level
+        };
+        vm.call_with_state(state, &self.f, argv, LIMITS.dispatch_budget, &self.origin)
+    }
+
+    /// Run the closure (`call`, given the VM and the calling script's Rhai call level) with
+    /// `next` lent, then apply the result rule and trace.
+    fn run(
+        &self,
+        next: &mut dyn ValueNext,
+        call: impl FnOnce(&ModVm, usize) -> Result<Dynamic, ScriptDiagnostic>,
+    ) -> Result<Value, LinkError> {
         let host = &self.vm.host;
         let outcome = {
             let _lend = self.slot.lend(next);
-            let nested;
-            match self.state.get().or_else(|| {
-                let state = self.vm.call_state()?;
-                Some(self.state.get_or_init(|| state))
-            }) {
-                Some(state) => {
-                    // Called from another script's `next`: continue its Rhai call level.
-                    let level = host.rhai_level.get();
-                    let state = if level == 0 {
-                        state
-                    } else {
-                        let mut at_level = state.clone();
-                        at_level.level = level;
-                        nested = at_level;
-                        &nested
-                    };
-                    self.vm.call_with_state(
-                        state,
-                        &self.f,
-                        argv,
-                        LIMITS.dispatch_budget,
-                        &self.origin,
-                    )
-                }
-                None => Err(self.vm.plain_error("the mod's script is not loaded")),
-            }
+            // Called from another script's `next`: continue its Rhai call level.
+            call(&self.vm, host.rhai_level.get())
         };
         let result = match outcome {
             Ok(d) => from_dynamic(&d)
