@@ -12,13 +12,17 @@
 //! non-system errors in `ErrorInFunctionCall`. The direct path does the same with public
 //! `internals` API:
 //!
-//! * the body is rebuilt once, as a [`Stmt::Block`] of the function's top-level statements:
-//!   the function's payload type is not exported, so the statements come from an AST walk of
-//!   the single function ([`AST::retain_functions`]); the rebuilt block must print
-//!   (`Debug`, which covers every node and position) exactly as the original body, else the
-//!   link keeps the `call_raw` path;
-//! * evaluating that one block statement (`Engine::eval_statements_raw`) counts the one
-//!   operation and evaluates the statements with `restore_orig_state`, as `call_script_fn` does;
+//! * the body's statements are rebuilt once: the function's payload type is not exported, so
+//!   they come from an AST walk of the single function ([`AST::retain_functions`]); the
+//!   rebuilt block must print (`Debug`, which covers every node and position) exactly as the
+//!   original body, else the link keeps the `call_raw` path;
+//! * the call's own operation is counted as `call_script_fn` counts it (the operation count
+//!   starts at 1 and the progress callback — the shared budget — sees it), then the level
+//!   check;
+//! * the statements are evaluated with `Engine::eval_statements_raw` one scope level up, and
+//!   what a restoring block restores is restored afterwards: the scope's length, the scope
+//!   level, `always_search_scope`, the imports (and, if the body imported anything, the
+//!   resolution caches, which may hold functions of the imported modules);
 //! * the parameters stay in the frame's scope between calls (only their values are replaced),
 //!   which is the scope `call_script_fn` builds;
 //! * errors are mapped as `call_script_fn` maps them (`ErrorInFunctionCall` around non-system
@@ -37,7 +41,7 @@ use std::cell::Cell;
 use super::patch::{ArgSlots, Buffers};
 use rhai::{
     ASTNode, Caches, Dynamic, Engine, EvalAltResult, FnArgsVec, FnPtr, GlobalRuntimeState,
-    ImmutableString, Position, Scope, Stmt, StmtBlock, AST,
+    ImmutableString, Position, Scope, StmtBlock, AST,
 };
 
 /// A closure resolved for direct calls.
@@ -48,8 +52,10 @@ pub struct DirectFn {
     params: FnArgsVec<ImmutableString>,
     /// The captured (curried) values, passed before the arguments.
     curry: FnArgsVec<Dynamic>,
-    /// The body as one block statement.
-    body: Stmt,
+    /// The body.
+    body: StmtBlock,
+    /// Which declared parameters the body names (an unnamed one is never written).
+    used: FnArgsVec<bool>,
     /// The global state a fresh frame starts from (the mod's script functions linked).
     template: GlobalRuntimeState,
     /// The reusable frame (`None` while a call holds it).
@@ -71,6 +77,8 @@ pub struct ScopeSlots<'a> {
     scope: &'a mut Scope<'static>,
     /// The declared parameters' names.
     params: &'a [ImmutableString],
+    /// Which of them the body names.
+    used: &'a [bool],
 }
 
 impl ArgSlots for ScopeSlots<'_> {
@@ -78,6 +86,32 @@ impl ArgSlots for ScopeSlots<'_> {
         // A name is matched as Rhai matches it (the last entry first); names are unique.
         self.scope.get_mut(self.params.get(i)?)
     }
+    fn used(&self, i: usize) -> bool {
+        self.used.get(i).copied().unwrap_or(true)
+    }
+}
+
+/// Which of `params` the body can observe. A parameter whose name appears nowhere in the
+/// body's full `Debug` print (every node: variables read or written, captures of nested
+/// closures, `break`/`return` values, string literals too — a conservative superset) holds a
+/// value nothing reads, so the link does not convert an argument into it. A call that shares
+/// the caller's scope with the callee (`f!(…)`) or custom syntax can see every variable: all
+/// parameters count as used.
+fn used_params(body: &StmtBlock, params: &[ImmutableString]) -> FnArgsVec<bool> {
+    let text = format!("{body:?}");
+    if text.contains("capture_parent_scope") || text.contains("Custom(") {
+        return params.iter().map(|_| true).collect();
+    }
+    let mut tokens = text
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|t| !t.is_empty());
+    let mut used: FnArgsVec<bool> = params.iter().map(|_| false).collect();
+    for token in &mut tokens {
+        for (p, u) in params.iter().zip(used.iter_mut()) {
+            *u |= p.as_str() == token;
+        }
+    }
+    used
 }
 
 impl DirectFn {
@@ -122,11 +156,13 @@ impl DirectFn {
         if format!("{:?}", fn_def.body) != format!("Statements({block:?})") {
             return None;
         }
+        let used = used_params(&block, &params[f.curry().len()..]);
         Some(DirectFn {
             name: fn_def.name.clone(),
+            used,
             params,
             curry: f.curry().iter().cloned().collect(),
-            body: Stmt::Block(Box::new(block)),
+            body: block,
             template,
             frame: Cell::new(None),
         })
@@ -178,16 +214,20 @@ impl DirectFn {
         ScopeSlots {
             scope: &mut frame.scope,
             params: &self.params[self.curry.len()..],
+            used: &self.used,
         }
     }
 
     /// Run the closure in `frame` (its arguments written) from Rhai call level `level` (the
-    /// body runs one level above, as a function call does). The arguments stay in the scope.
+    /// body runs one level above, as a function call does). `progress` is the engine's
+    /// progress callback (the shared budget), told of the call's own operation. The arguments
+    /// stay in the scope.
     pub fn run(
         &self,
         engine: &Engine,
         frame: &mut CallFrame,
         level: usize,
+        progress: impl FnOnce(u64) -> Option<Dynamic>,
     ) -> Result<Dynamic, Box<EvalAltResult>> {
         let CallFrame {
             global,
@@ -195,10 +235,14 @@ impl DirectFn {
             scope,
             ..
         } = frame;
-        // What a fresh clone of the template has: a new operation count, no modules loaded.
+        // What a fresh clone of the template has (no modules loaded), one level up, and the
+        // call's own operation counted.
         global.level = level + 1;
-        global.num_operations = 0;
+        global.num_operations = 1;
         global.num_modules_loaded = 0;
+        if let Some(token) = progress(1) {
+            return Err(EvalAltResult::ErrorTerminated(token, Position::NONE).into());
+        }
         if global.level > engine.max_call_levels() {
             return Err(EvalAltResult::ErrorStackOverflow(Position::NONE).into());
         }
@@ -206,17 +250,21 @@ impl DirectFn {
             return Err(EvalAltResult::ErrorTooManyVariables(Position::NONE).into());
         }
 
+        global.scope_level = self.template.scope_level + 1;
         #[allow(deprecated)] // deprecated but kept under `internals`: see module docs
-        let result =
-            engine.eval_statements_raw(global, caches, scope, std::slice::from_ref(&self.body));
+        let result = engine.eval_statements_raw(global, caches, scope, self.body.statements());
 
-        // Undo anything the block's own restore would not (it restores the scope's length,
-        // imports, scope level).
-        if global.lib.len() != self.template.lib.len() {
-            global.lib.truncate(self.template.lib.len());
-        }
+        // What the function body's restoring block would restore, and the rest of a fresh
+        // state.
+        scope.rewind(self.params.len());
+        global.scope_level = self.template.scope_level;
+        global.always_search_scope = self.template.always_search_scope;
         if global.num_imports() != 0 {
             global.truncate_imports(0);
+            *caches = Caches::new();
+        }
+        if global.lib.len() != self.template.lib.len() {
+            global.lib.truncate(self.template.lib.len());
         }
         global.source.clone_from(&self.template.source);
 
@@ -281,9 +329,12 @@ mod tests {
         let mut frame = d.take_frame();
         let mut slots = d.slots(&mut frame);
         for (i, a) in args.iter().enumerate() {
-            *slots.slot(i).unwrap() = a.clone();
+            // As the link writes them: an argument the body never names is not written.
+            if slots.used(i) {
+                *slots.slot(i).unwrap() = a.clone();
+            }
         }
-        let result = d.run(engine, &mut frame, level);
+        let result = d.run(engine, &mut frame, level, |_| None);
         d.put_frame(frame);
         format!("{result:?}")
     }
@@ -311,6 +362,18 @@ mod tests {
             "|a, b| { let x = 1; x.bad_method() }",
             "|a, b| {}",
             "|a, b| b",
+            "|a, b| { const C = 3; let d = a + C; d + b }",
+            "fn g() { 7 } |a, b| { let v = [a, b]; v.map(|x| x * g()).reduce(|s, x| s + x, 0) }",
+            "|a, b| { let m = #{}; for i in 0..a { m[`k${i}`] = i; } m.len() + b }",
+            "|a, b| { while true { a += 1; if a > 9 { break; } } a + b }",
+            "|a, b| a",
+            "|a, b| { let f = || b; f.call() + a }",
+            "|a, b| `${b}:${a}`",
+            "|a, b| { b = 1; a + b }",
+            "fn peek() { b } |a, b| peek!() + a",
+            "|a, b| 5",
+            "|a, b| { loop { break b; } }",
+            "|a, b| { switch a { 1 => b, _ => 0 } }",
         ];
         for src in closures {
             // Two instances of the script: captured state (`y`) evolves the same in both.
@@ -329,6 +392,27 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn parameters_count_as_used_when_any_expression_names_them() {
+        let cases = [
+            ("|a, b| a", [true, false]),
+            ("|a, b| 5", [false, false]),
+            ("|a, b| { let f = || b; f.call() }", [false, true]),
+            ("|a, b| `${b}`", [false, true]),
+            ("|a, b| { b = 1; }", [false, true]),
+            ("|a, b| #{ x: [b.y] }", [false, true]),
+            ("fn peek() { 1 } |a, b| peek!()", [true, true]),
+            ("|a, b| { loop { break b; } }", [false, true]),
+            ("|a, b| { switch a { 1 => b, _ => 0 } }", [true, true]),
+            ("|a, b| { try { throw b; } catch (e) { e } }", [false, true]),
+        ];
+        for (src, want) in cases {
+            let (engine, ast, f) = closure(src);
+            let d = DirectFn::resolve(&ast, &f, 2, template(&engine, &ast)).unwrap();
+            assert_eq!(d.used.as_slice(), want.as_slice(), "{src}");
         }
     }
 
@@ -360,7 +444,10 @@ mod tests {
             "Ok(7)"
         );
         // The held frame still has the first call's arguments.
-        assert_eq!(d.run(&engine, &mut held, 0).unwrap().as_int(), Ok(3));
+        assert_eq!(
+            d.run(&engine, &mut held, 0, |_| None).unwrap().as_int(),
+            Ok(3)
+        );
         d.put_frame(held);
         assert_eq!(via_direct(&d, &engine, 0, &args), "Ok(3)");
     }

@@ -24,6 +24,11 @@ use rhai::{Array, Dynamic, FnPtr, Identifier, ImmutableString, Map};
 /// Where the top-level values go: argument `i` of the closure (0 is `next`).
 pub trait ArgSlots {
     fn slot(&mut self, i: usize) -> Option<&mut Dynamic>;
+    /// Can the closure observe argument `i`? An argument it never names is not written (its
+    /// value is still streamed, so a conversion error fails the link as before).
+    fn used(&self, _i: usize) -> bool {
+        true
+    }
 }
 
 /// An open container.
@@ -54,6 +59,8 @@ pub struct PatchSink<'a, S: ArgSlots> {
     /// Build every container anew (the retry after a failed patch).
     fresh: bool,
     failed: bool,
+    /// Open containers of a top-level value that is not written (an unused argument).
+    skipping: usize,
 }
 
 /// Is `d` a value exactly as the host writes it (so patching it in place, or keeping it,
@@ -65,6 +72,9 @@ fn plain(d: &Dynamic) -> bool {
 /// Put the script-visible `next` into argument 0, reusing the previous `next`'s allocation
 /// when it is a plain function pointer.
 pub fn put_next(slots: &mut impl ArgSlots, next: &FnPtr) {
+    if !slots.used(0) {
+        return;
+    }
     let Some(slot) = slots.slot(0) else { return };
     if plain(slot) {
         if let Some(mut f) = slot.write_lock::<FnPtr>() {
@@ -85,6 +95,7 @@ impl<'a, S: ArgSlots> PatchSink<'a, S> {
             stack: &mut buf.stack,
             fresh: false,
             failed: false,
+            skipping: 0,
         }
     }
 
@@ -100,7 +111,7 @@ impl<'a, S: ArgSlots> PatchSink<'a, S> {
     /// with [`fresh`](Self::fresh); `Err(())`: the stream left a container open or wrote
     /// another number of arguments than `count` (after `next`).
     pub fn finish(self, count: usize) -> Result<bool, ()> {
-        let complete = self.stack.is_empty() && self.top == count + 1;
+        let complete = self.stack.is_empty() && self.skipping == 0 && self.top == count + 1;
         self.stack.clear();
         match (complete, self.failed) {
             (true, false) => Ok(true),
@@ -112,6 +123,7 @@ impl<'a, S: ArgSlots> PatchSink<'a, S> {
     /// Write a value: `set` gets the slot (the previous value, or unit for a new one).
     fn put(&mut self, set: impl FnOnce(&mut Dynamic)) {
         match self.stack.last_mut() {
+            None if !self.slots.used(self.top) => self.top += 1,
             None => {
                 match self.slots.slot(self.top) {
                     Some(slot) => set(slot),
@@ -178,20 +190,42 @@ impl<'a, S: ArgSlots> PatchSink<'a, S> {
     }
 }
 
+impl<S: ArgSlots> PatchSink<'_, S> {
+    /// Open a container: `false` when it belongs to an argument that is not written.
+    fn open(&mut self) -> bool {
+        if self.skipping > 0 || (self.stack.is_empty() && !self.slots.used(self.top)) {
+            self.skipping += 1;
+            return false;
+        }
+        true
+    }
+}
+
 impl<S: ArgSlots> ValueSink for PatchSink<'_, S> {
     fn unit(&mut self) {
-        self.put(|slot| *slot = Dynamic::UNIT);
+        if self.skipping == 0 {
+            self.put(|slot| *slot = Dynamic::UNIT);
+        }
     }
     fn bool(&mut self, v: bool) {
-        self.put(|slot| *slot = Dynamic::from_bool(v));
+        if self.skipping == 0 {
+            self.put(|slot| *slot = Dynamic::from_bool(v));
+        }
     }
     fn int(&mut self, v: i64) {
-        self.put(|slot| *slot = Dynamic::from_int(v));
+        if self.skipping == 0 {
+            self.put(|slot| *slot = Dynamic::from_int(v));
+        }
     }
     fn float(&mut self, v: f64) {
-        self.put(|slot| *slot = Dynamic::from_float(v));
+        if self.skipping == 0 {
+            self.put(|slot| *slot = Dynamic::from_float(v));
+        }
     }
     fn str(&mut self, v: &str) {
+        if self.skipping > 0 {
+            return;
+        }
         self.put(|slot| {
             // An unchanged string keeps its allocation.
             let same = plain(slot)
@@ -204,6 +238,9 @@ impl<S: ArgSlots> ValueSink for PatchSink<'_, S> {
         });
     }
     fn begin_list(&mut self, len_hint: usize) {
+        if !self.open() {
+            return;
+        }
         let previous = self.take_previous();
         let frame = if plain(&previous) && previous.is_array() {
             Frame::PatchList(previous, 0)
@@ -213,6 +250,9 @@ impl<S: ArgSlots> ValueSink for PatchSink<'_, S> {
         self.stack.push(frame);
     }
     fn begin_map(&mut self, _len_hint: usize) {
+        if !self.open() {
+            return;
+        }
         let previous = self.take_previous();
         let frame = if plain(&previous) && previous.is_map() {
             Frame::PatchMap(previous, Identifier::new(), 0)
@@ -222,12 +262,23 @@ impl<S: ArgSlots> ValueSink for PatchSink<'_, S> {
         self.stack.push(frame);
     }
     fn key(&mut self, key: &str) {
+        if self.skipping > 0 {
+            return;
+        }
         match self.stack.last_mut() {
             Some(Frame::PatchMap(_, pending, _) | Frame::Map(_, pending)) => *pending = key.into(),
             _ => self.failed = true,
         }
     }
     fn end(&mut self) {
+        if self.skipping > 0 {
+            self.skipping -= 1;
+            if self.skipping == 0 {
+                // The unused argument is complete.
+                self.top += 1;
+            }
+            return;
+        }
         let value = match self.stack.pop() {
             Some(Frame::PatchMap(map, _, written)) => {
                 if map.read_lock::<Map>().is_none_or(|m| m.len() != written) {

@@ -201,15 +201,16 @@ impl ModVm {
         self.check_nesting()?;
         let _frame = self.host.budget.enter(limit);
         let engine = self.engine.borrow();
-        f.run(&engine, frame, level).map_err(|e| {
-            ScriptDiagnostic::from_eval_at(
-                &self.id,
-                &origin.file,
-                origin.pos,
-                &e,
-                &self.sources.borrow(),
-            )
-        })
+        f.run(&engine, frame, level, |ops| self.host.budget.progress(ops))
+            .map_err(|e| {
+                ScriptDiagnostic::from_eval_at(
+                    &self.id,
+                    &origin.file,
+                    origin.pos,
+                    &e,
+                    &self.sources.borrow(),
+                )
+            })
     }
 
     /// Refuse a call nested [`pallet_api::budget::MAX_NESTING`] script frames deep (each frame
