@@ -34,8 +34,8 @@ pub trait ArgSlots {
 /// An open container.
 enum Frame {
     /// A previous map updated in place: the value (taken out of its parent), the key of the
-    /// value being written, keys written so far.
-    PatchMap(Dynamic, Identifier, usize),
+    /// value being written (a byte range of the sink's key text), keys written so far.
+    PatchMap(Dynamic, (usize, usize), usize),
     /// A previous array updated in place, and the index of the next element.
     PatchList(Dynamic, usize),
     /// A map built fresh, and the key of the value being written.
@@ -44,10 +44,12 @@ enum Frame {
     List(Array),
 }
 
-/// The sink's container stack, kept across calls for its capacity.
+/// The sink's container stack and key text, kept across calls for their capacity.
 #[derive(Default)]
 pub struct Buffers {
     stack: Vec<Frame>,
+    /// The keys of patched maps (looked up as slices: no key string is built per entry).
+    text: String,
 }
 
 /// The [`ValueSink`] writing a link's arguments (after `next`) over the previous ones.
@@ -56,6 +58,7 @@ pub struct PatchSink<'a, S: ArgSlots> {
     /// The next top-level argument (1: the first after `next`).
     top: usize,
     stack: &'a mut Vec<Frame>,
+    text: &'a mut String,
     /// Build every container anew (the retry after a failed patch).
     fresh: bool,
     failed: bool,
@@ -89,10 +92,12 @@ impl<'a, S: ArgSlots> PatchSink<'a, S> {
     /// Patch the previous values in place where they allow it.
     pub fn new(slots: &'a mut S, buf: &'a mut Buffers) -> Self {
         buf.stack.clear();
+        buf.text.clear();
         PatchSink {
             slots,
             top: 1,
             stack: &mut buf.stack,
+            text: &mut buf.text,
             fresh: false,
             failed: false,
             skipping: 0,
@@ -131,13 +136,13 @@ impl<'a, S: ArgSlots> PatchSink<'a, S> {
                 }
                 self.top += 1;
             }
-            Some(Frame::PatchMap(map, key, written)) => {
+            Some(Frame::PatchMap(map, (a, b), written)) => {
                 let Some(mut map) = map.write_lock::<Map>() else {
                     self.failed = true;
                     return;
                 };
                 *written += 1;
-                match map.get_mut(key.as_str()) {
+                match map.get_mut(&self.text[*a..*b]) {
                     Some(slot) => set(slot),
                     // A field the previous call did not have: the merge check fails the patch.
                     None => self.failed = true,
@@ -178,9 +183,9 @@ impl<'a, S: ArgSlots> PatchSink<'a, S> {
         }
         match self.stack.last_mut() {
             None => self.slots.slot(self.top).map(Dynamic::take),
-            Some(Frame::PatchMap(map, key, _)) => map
+            Some(Frame::PatchMap(map, (a, b), _)) => map
                 .write_lock::<Map>()
-                .and_then(|mut m| m.get_mut(key.as_str()).map(Dynamic::take)),
+                .and_then(|mut m| m.get_mut(&self.text[*a..*b]).map(Dynamic::take)),
             Some(Frame::PatchList(list, index)) => list
                 .write_lock::<Array>()
                 .and_then(|mut l| l.get_mut(*index).map(Dynamic::take)),
@@ -255,7 +260,7 @@ impl<S: ArgSlots> ValueSink for PatchSink<'_, S> {
         }
         let previous = self.take_previous();
         let frame = if plain(&previous) && previous.is_map() {
-            Frame::PatchMap(previous, Identifier::new(), 0)
+            Frame::PatchMap(previous, (0, 0), 0)
         } else {
             Frame::Map(Map::new(), Identifier::new())
         };
@@ -266,7 +271,12 @@ impl<S: ArgSlots> ValueSink for PatchSink<'_, S> {
             return;
         }
         match self.stack.last_mut() {
-            Some(Frame::PatchMap(_, pending, _) | Frame::Map(_, pending)) => *pending = key.into(),
+            Some(Frame::PatchMap(_, pending, _)) => {
+                let start = self.text.len();
+                self.text.push_str(key);
+                *pending = (start, self.text.len());
+            }
+            Some(Frame::Map(_, pending)) => *pending = key.into(),
             _ => self.failed = true,
         }
     }

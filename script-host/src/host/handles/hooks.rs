@@ -312,3 +312,106 @@ fn row_value(row: &Dynamic) -> Value {
     }
     Value::Map(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+    use std::rc::Rc;
+
+    use pallet_api::catalog::common::GameVersion;
+    use pallet_api::catalog::hooks::{ExpGain, ExpGainArgs, ExpGainContext};
+    use pallet_api::content::Content;
+    use pallet_api::loader::{EnableState, Loader, ModCandidate, ModState};
+    use pallet_api::{Runtime, Value};
+
+    use crate::host::RhaiHost;
+
+    fn with_mod(src: &str) -> (Rc<Runtime>, Loader) {
+        let rt = Rc::new(Runtime::new());
+        let mut host = RhaiHost::new(&rt);
+        let mut files = BTreeMap::new();
+        files.insert("main.rhai".to_owned(), src.to_owned());
+        host.add_embedded("m", files);
+        let manifest = r#"{"id": "m", "name": "m", "version": "1.0.0", "api": 2, "entry": "main.rhai", "capabilities": ["hooks"]}"#;
+        let mut loader = Loader::new(GameVersion::Red, "0.1.0", Content::new());
+        loader.add_host(Box::new(host));
+        loader.load(
+            &rt,
+            &[ModCandidate::from_manifest_text("m", manifest, true)],
+            &EnableState::default(),
+        );
+        assert_eq!(
+            loader.status().get("m").map(|m| m.state),
+            Some(ModState::Loaded)
+        );
+        (rt, loader)
+    }
+
+    fn exp(level: u8, participants: u8) -> ExpGainArgs {
+        ExpGainArgs {
+            ctx: ExpGainContext {
+                defeated_def: Value::Nil,
+                level,
+                is_trainer: false,
+                participants,
+                traded: false,
+                mon: Value::Nil,
+            },
+        }
+    }
+
+    #[test]
+    fn every_call_sees_the_engine_arguments_whatever_the_last_call_did_to_them() {
+        // The link checks it got exactly the engine's context, then vandalises it: changes
+        // values and types, adds a key, captures it in a closure kept in a shared
+        // array (so the scope's value turns shared). The next call must still see a clean copy.
+        let (rt, _loader) = with_mod(
+            r#"let kept = [];
+hooks.wrap("exp.gain", |next, ctx| {
+    let clean = ctx.keys().len() == 4 && !("extra" in ctx) && ctx.isTrainer == false
+        && ctx.traded == false && type_of(ctx.participants) == "i64";
+    let answer = if clean { ctx.level * 100 + ctx.participants } else { 0 };
+    ctx.level = 99; ctx.participants = "x"; ctx.extra = 1;
+    kept.push(|| ctx);
+    if kept.len() > 2 { kept.clear(); }
+    next = 0;
+    answer
+});"#,
+        );
+        for (level, participants) in [(12, 1), (30, 2), (12, 1), (55, 6), (55, 6)] {
+            let got = rt.call::<ExpGain>(exp(level, participants), |_| 7);
+            let feed: Vec<String> = rt
+                .drain_diagnostics()
+                .into_iter()
+                .map(|d| d.message)
+                .collect();
+            assert_eq!(
+                got,
+                u32::from(level) * 100 + u32::from(participants),
+                "{feed:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_reading_closure_sees_each_call_s_arguments() {
+        let (rt, _loader) = with_mod(
+            r#"hooks.wrap("exp.gain", |next, ctx| ctx.level * 100 + ctx.participants + next.call());"#,
+        );
+        for (level, participants) in [(12, 1), (30, 2), (30, 2), (7, 0)] {
+            let got = rt.call::<ExpGain>(exp(level, participants), |_| 3);
+            assert_eq!(got, u32::from(level) * 100 + u32::from(participants) + 3);
+        }
+    }
+
+    #[test]
+    fn a_closure_that_never_names_an_argument_still_runs_and_calls_next() {
+        let (rt, _loader) = with_mod(r#"hooks.wrap("exp.gain", |next, ctx| next.call() * 2);"#);
+        for level in [12, 30] {
+            assert_eq!(
+                rt.call::<ExpGain>(exp(level, 1), |a| a.ctx.level.into()),
+                u32::from(level) * 2
+            );
+        }
+    }
+}
