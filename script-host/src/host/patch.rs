@@ -52,6 +52,17 @@ pub struct Buffers {
     text: String,
 }
 
+/// The outcome of [`PatchSink::finish`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finish {
+    /// Every argument is written.
+    Complete,
+    /// The previous values did not fit: write the arguments again with [`PatchSink::fresh`].
+    Retry,
+    /// The stream left a container open, or wrote another number of arguments.
+    Incomplete,
+}
+
 /// The [`ValueSink`] writing a link's arguments (after `next`) over the previous ones.
 pub struct PatchSink<'a, S: ArgSlots> {
     slots: &'a mut S,
@@ -112,16 +123,14 @@ impl<'a, S: ArgSlots> PatchSink<'a, S> {
         }
     }
 
-    /// `Ok(true)`: the arguments are complete; `Ok(false)`: the patch failed, write them again
-    /// with [`fresh`](Self::fresh); `Err(())`: the stream left a container open or wrote
-    /// another number of arguments than `count` (after `next`).
-    pub fn finish(self, count: usize) -> Result<bool, ()> {
+    /// How the stream went, for arguments after `next` (`count` of them).
+    pub fn finish(self, count: usize) -> Finish {
         let complete = self.stack.is_empty() && self.skipping == 0 && self.top == count + 1;
         self.stack.clear();
         match (complete, self.failed) {
-            (true, false) => Ok(true),
-            (_, true) if !self.fresh => Ok(false),
-            _ => Err(()),
+            (true, false) => Finish::Complete,
+            (_, true) if !self.fresh => Finish::Retry,
+            _ => Finish::Incomplete,
         }
     }
 
@@ -332,10 +341,12 @@ mod tests {
         let mut buf = Buffers::default();
         let mut sink = PatchSink::new(slots, &mut buf);
         pallet_api::script::to_sink(v, &mut sink).unwrap();
-        if !sink.finish(1).unwrap() {
+        let done = sink.finish(1);
+        assert_ne!(done, Finish::Incomplete);
+        if done == Finish::Retry {
             let mut sink = PatchSink::fresh(slots, &mut buf);
             pallet_api::script::to_sink(v, &mut sink).unwrap();
-            assert!(sink.finish(1).unwrap());
+            assert_eq!(sink.finish(1), Finish::Complete);
         }
     }
 

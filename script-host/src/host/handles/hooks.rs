@@ -26,7 +26,7 @@ use crate::host::diag::ScriptDiagnostic;
 use crate::host::direct::{CallFrame, DirectFn};
 use crate::host::error::{api_error, codes};
 use crate::host::limits::LIMITS;
-use crate::host::patch::{put_next, PatchSink};
+use crate::host::patch::{put_next, Finish, PatchSink};
 use crate::host::vm::{ModVm, Origin};
 
 /// The `hooks` handle.
@@ -193,7 +193,7 @@ impl RhaiLink {
         let mut sink = PatchSink::new(&mut slots, &mut buffers);
         let mut written = args.write(&mut sink);
         let mut done = sink.finish(count);
-        if written.is_ok() && done == Ok(false) {
+        if written.is_ok() && done == Finish::Retry {
             let mut sink = PatchSink::fresh(&mut slots, &mut buffers);
             written = args.write(&mut sink);
             done = sink.finish(count);
@@ -201,8 +201,8 @@ impl RhaiLink {
         frame.buffers = buffers;
         written.map_err(argument_error)?;
         match done {
-            Ok(true) => Ok(()),
-            _ => Err(incomplete()),
+            Finish::Complete => Ok(()),
+            Finish::Retry | Finish::Incomplete => Err(incomplete()),
         }
     }
 
