@@ -6,6 +6,8 @@
 //! | [`limits`] | every sandbox limit, explicit, identical in debug and release |
 //! | [`budget`] | the per-dispatch operation budget shared across engines |
 //! | [`vm`] | the sandboxed engine builder, one mod's VM, host-shared state |
+//! | [`direct`] | a link closure's direct call path: its body in a reused call frame |
+//! | [`patch`] | a link's arguments written over the previous call's values in place |
 //! | [`imports`] | mod files, confined `import` resolution, module preloading |
 //! | [`handles`] | capability handles (`hooks`, `events`, `log`, `save`, `options`, `content`, `world`, `checkpoints`, `datasets`, `mod_info`), typed `next`; `handles::datasets` is RFC 0015's views (`each()` pairs of read-only `DatasetRecord`s) |
 //! | [`convert`] | `Value` ↔ `Dynamic` (detached copies, data only) |
@@ -25,11 +27,13 @@ pub mod check;
 pub mod convert;
 pub mod defs;
 pub mod diag;
+pub mod direct;
 pub mod error;
 pub mod handles;
 pub mod imports;
 pub mod limits;
 pub mod loader;
+pub mod patch;
 pub mod script_rng;
 pub mod session;
 pub mod trace;

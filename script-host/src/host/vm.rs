@@ -17,6 +17,7 @@ use rhai::{Dynamic, Engine, FnPtr, GlobalRuntimeState, OptimizationLevel, AST};
 
 use super::budget::Budget;
 use super::diag::{ScriptDiagnostic, SourceMap};
+use super::direct::{CallFrame, DirectFn};
 use super::imports::ModFiles;
 use super::limits::LIMITS;
 
@@ -186,6 +187,32 @@ impl ModVm {
         })
     }
 
+    /// [`call_with_state`](Self::call_with_state) through a closure's direct path
+    /// ([`DirectFn`]) in `frame` (its arguments written), from Rhai call level `level`: the
+    /// same budget frame, nesting check and diagnostics.
+    pub fn call_direct(
+        &self,
+        f: &DirectFn,
+        frame: &mut CallFrame,
+        level: usize,
+        limit: u64,
+        origin: &Origin,
+    ) -> Result<Dynamic, ScriptDiagnostic> {
+        self.check_nesting()?;
+        let _frame = self.host.budget.enter(limit);
+        let engine = self.engine.borrow();
+        f.run(&engine, frame, level, |ops| self.host.budget.progress(ops))
+            .map_err(|e| {
+                ScriptDiagnostic::from_eval_at(
+                    &self.id,
+                    &origin.file,
+                    origin.pos,
+                    &e,
+                    &self.sources.borrow(),
+                )
+            })
+    }
+
     /// Refuse a call nested [`pallet_api::budget::MAX_NESTING`] script frames deep (each frame
     /// is a VM call on the Rust stack; see `pallet_api::budget`).
     fn check_nesting(&self) -> Result<(), ScriptDiagnostic> {
@@ -271,7 +298,13 @@ pub fn cut(text: &str) -> String {
 /// resolver defers to the scope), and resolved handles are read-only.
 pub fn install_handles(engine: &mut Engine, handles: Vec<(&'static str, Dynamic)>) {
     #[allow(deprecated)] // "volatile", not deprecated: Rhai's variable-resolver API
-    engine.on_var(move |name, _index, ctx| {
+    engine.on_var(move |name, index, ctx| {
+        // Rhai calls the resolver for every variable read. A non-zero `index` is the parser's
+        // offset of a local variable (a parameter, a `let`) in the scope: the scope has it,
+        // so it shadows any handle of that name; answer at once without comparing names.
+        if index > 0 {
+            return Ok(None);
+        }
         let Some((_, value)) = handles.iter().find(|(n, _)| *n == name) else {
             return Ok(None);
         };

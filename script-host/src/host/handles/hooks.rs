@@ -22,8 +22,11 @@ use rhai::{
 
 use super::next::NextSlot;
 use crate::host::convert::{from_dynamic, into_dynamic, DynamicSink, Frame};
+use crate::host::diag::ScriptDiagnostic;
+use crate::host::direct::{CallFrame, DirectFn};
 use crate::host::error::{api_error, codes};
 use crate::host::limits::LIMITS;
+use crate::host::patch::{put_next, Finish, PatchSink};
 use crate::host::vm::{ModVm, Origin};
 
 /// The `hooks` handle.
@@ -84,6 +87,7 @@ fn wrap(
         slot,
         next_fn,
         state: OnceCell::new(),
+        direct: OnceCell::new(),
         frames: Cell::new(Vec::new()),
     });
     let handle = (info.wrap_script)(&rt, &vm.id, priority, link);
@@ -108,6 +112,8 @@ pub struct RhaiLink {
     next_fn: FnPtr,
     /// The closure's call state, built on the first call and reused ([`ModVm::call_state`]).
     state: OnceCell<GlobalRuntimeState>,
+    /// The closure's direct call path ([`RhaiLink::direct`]).
+    direct: OnceCell<Option<DirectFn>>,
     /// The argument converter's frame stack, kept for its capacity (a re-entrant call of the
     /// same link finds it taken and starts an empty one).
     frames: Cell<Vec<Frame>>,
@@ -118,56 +124,127 @@ impl ScriptLink for RhaiLink {
         let mut argv = FnArgsVec::with_capacity(args.len() + 1);
         argv.push(Dynamic::from(self.next_fn.clone()));
         argv.extend(args.into_iter().map(into_dynamic));
-        self.run(next, argv)
+        self.run(next, |vm, level| self.call_raw(vm, level, argv))
     }
 
-    /// The hot path: the typed arguments go straight into `Dynamic`s (no `Value` tree).
+    /// The hot path: the typed arguments go straight into `Dynamic`s (no `Value` tree) — over
+    /// the previous call's values in the closure's scope on the direct path.
     fn call_args(
         &self,
         next: &mut dyn ValueNext,
         args: &dyn ScriptArgs,
     ) -> Result<Value, LinkError> {
+        if let Some(direct) = self.direct() {
+            let mut frame = direct.take_frame();
+            let result = self.write_args(direct, &mut frame, args).and_then(|()| {
+                self.run(next, |vm, level| {
+                    vm.call_direct(
+                        direct,
+                        &mut frame,
+                        level,
+                        LIMITS.dispatch_budget,
+                        &self.origin,
+                    )
+                })
+            });
+            direct.put_frame(frame);
+            return result;
+        }
         let mut sink = DynamicSink::new(Dynamic::from(self.next_fn.clone()), self.frames.take());
         let written = args.write(&mut sink);
         let (argv, frames) = sink.finish();
         self.frames.set(frames);
         written.map_err(argument_error)?;
-        let argv = argv.ok_or_else(|| LinkError::from("argument conversion: incomplete value"))?;
-        self.run(next, argv)
+        let argv = argv.ok_or_else(incomplete)?;
+        self.run(next, |vm, level| self.call_raw(vm, level, argv))
     }
 }
 
+fn incomplete() -> LinkError {
+    LinkError::from("argument conversion: incomplete value")
+}
+
 impl RhaiLink {
-    fn run(&self, next: &mut dyn ValueNext, argv: FnArgsVec<Dynamic>) -> Result<Value, LinkError> {
+    /// The closure's direct call path, resolved on the first call after the mod's script is
+    /// loaded; `None` when it keeps `call_raw` ([`DirectFn`]).
+    fn direct(&self) -> Option<&DirectFn> {
+        if let Some(d) = self.direct.get() {
+            return d.as_ref();
+        }
+        let ast = self.vm.ast.get()?;
+        let template = self.vm.call_state()?;
+        let resolved = DirectFn::resolve(ast, &self.f, self.hook.params.len() + 1, template)
+            .filter(|d| d.num_args() == self.hook.params.len() + 1);
+        self.direct.get_or_init(|| resolved).as_ref()
+    }
+
+    /// `next` and the typed arguments into the direct path's scope: the previous values are
+    /// patched in place ([`PatchSink`]); if they no longer fit, everything is written anew.
+    fn write_args(
+        &self,
+        direct: &DirectFn,
+        frame: &mut CallFrame,
+        args: &dyn ScriptArgs,
+    ) -> Result<(), LinkError> {
+        let count = self.hook.params.len();
+        let mut buffers = std::mem::take(&mut frame.buffers);
+        let mut slots = direct.slots(frame);
+        put_next(&mut slots, &self.next_fn);
+        let mut sink = PatchSink::new(&mut slots, &mut buffers);
+        let mut written = args.write(&mut sink);
+        let mut done = sink.finish(count);
+        if written.is_ok() && done == Finish::Retry {
+            let mut sink = PatchSink::fresh(&mut slots, &mut buffers);
+            written = args.write(&mut sink);
+            done = sink.finish(count);
+        }
+        frame.buffers = buffers;
+        written.map_err(argument_error)?;
+        match done {
+            Finish::Complete => Ok(()),
+            Finish::Retry | Finish::Incomplete => Err(incomplete()),
+        }
+    }
+
+    /// The closure through `FnPtr::call_raw` with a reused call state (the path of closures
+    /// the direct path does not take).
+    fn call_raw(
+        &self,
+        vm: &ModVm,
+        level: usize,
+        argv: FnArgsVec<Dynamic>,
+    ) -> Result<Dynamic, ScriptDiagnostic> {
+        let Some(state) = self.state.get().or_else(|| {
+            let state = vm.call_state()?;
+            Some(self.state.get_or_init(|| state))
+        }) else {
+            return Err(vm.plain_error("the mod's script is not loaded"));
+        };
+        // Called from another script's `next`: continue its Rhai call level.
+        let at_level;
+        let state = if level == 0 {
+            state
+        } else {
+            let mut s = state.clone();
+            s.level = level;
+            at_level = s;
+            &at_level
+        };
+        vm.call_with_state(state, &self.f, argv, LIMITS.dispatch_budget, &self.origin)
+    }
+
+    /// Run the closure (`call`, given the VM and the calling script's Rhai call level) with
+    /// `next` lent, then apply the result rule and trace.
+    fn run(
+        &self,
+        next: &mut dyn ValueNext,
+        call: impl FnOnce(&ModVm, usize) -> Result<Dynamic, ScriptDiagnostic>,
+    ) -> Result<Value, LinkError> {
         let host = &self.vm.host;
         let outcome = {
             let _lend = self.slot.lend(next);
-            let nested;
-            match self.state.get().or_else(|| {
-                let state = self.vm.call_state()?;
-                Some(self.state.get_or_init(|| state))
-            }) {
-                Some(state) => {
-                    // Called from another script's `next`: continue its Rhai call level.
-                    let level = host.rhai_level.get();
-                    let state = if level == 0 {
-                        state
-                    } else {
-                        let mut at_level = state.clone();
-                        at_level.level = level;
-                        nested = at_level;
-                        &nested
-                    };
-                    self.vm.call_with_state(
-                        state,
-                        &self.f,
-                        argv,
-                        LIMITS.dispatch_budget,
-                        &self.origin,
-                    )
-                }
-                None => Err(self.vm.plain_error("the mod's script is not loaded")),
-            }
+            // Called from another script's `next`: continue its Rhai call level.
+            call(&self.vm, host.rhai_level.get())
         };
         let result = match outcome {
             Ok(d) => from_dynamic(&d)
@@ -234,4 +311,107 @@ fn row_value(row: &Dynamic) -> Value {
         }
     }
     Value::Map(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+    use std::rc::Rc;
+
+    use pallet_api::catalog::common::GameVersion;
+    use pallet_api::catalog::hooks::{ExpGain, ExpGainArgs, ExpGainContext};
+    use pallet_api::content::Content;
+    use pallet_api::loader::{EnableState, Loader, ModCandidate, ModState};
+    use pallet_api::{Runtime, Value};
+
+    use crate::host::RhaiHost;
+
+    fn with_mod(src: &str) -> (Rc<Runtime>, Loader) {
+        let rt = Rc::new(Runtime::new());
+        let mut host = RhaiHost::new(&rt);
+        let mut files = BTreeMap::new();
+        files.insert("main.rhai".to_owned(), src.to_owned());
+        host.add_embedded("m", files);
+        let manifest = r#"{"id": "m", "name": "m", "version": "1.0.0", "api": 2, "entry": "main.rhai", "capabilities": ["hooks"]}"#;
+        let mut loader = Loader::new(GameVersion::Red, "0.1.0", Content::new());
+        loader.add_host(Box::new(host));
+        loader.load(
+            &rt,
+            &[ModCandidate::from_manifest_text("m", manifest, true)],
+            &EnableState::default(),
+        );
+        assert_eq!(
+            loader.status().get("m").map(|m| m.state),
+            Some(ModState::Loaded)
+        );
+        (rt, loader)
+    }
+
+    fn exp(level: u8, participants: u8) -> ExpGainArgs {
+        ExpGainArgs {
+            ctx: ExpGainContext {
+                defeated_def: Value::Nil,
+                level,
+                is_trainer: false,
+                participants,
+                traded: false,
+                mon: Value::Nil,
+            },
+        }
+    }
+
+    #[test]
+    fn every_call_sees_the_engine_arguments_whatever_the_last_call_did_to_them() {
+        // The link checks it got exactly the engine's context, then vandalises it: changes
+        // values and types, adds a key, captures it in a closure kept in a shared
+        // array (so the scope's value turns shared). The next call must still see a clean copy.
+        let (rt, _loader) = with_mod(
+            r#"let kept = [];
+hooks.wrap("exp.gain", |next, ctx| {
+    let clean = ctx.keys().len() == 4 && !("extra" in ctx) && ctx.isTrainer == false
+        && ctx.traded == false && type_of(ctx.participants) == "i64";
+    let answer = if clean { ctx.level * 100 + ctx.participants } else { 0 };
+    ctx.level = 99; ctx.participants = "x"; ctx.extra = 1;
+    kept.push(|| ctx);
+    if kept.len() > 2 { kept.clear(); }
+    next = 0;
+    answer
+});"#,
+        );
+        for (level, participants) in [(12, 1), (30, 2), (12, 1), (55, 6), (55, 6)] {
+            let got = rt.call::<ExpGain>(exp(level, participants), |_| 7);
+            let feed: Vec<String> = rt
+                .drain_diagnostics()
+                .into_iter()
+                .map(|d| d.message)
+                .collect();
+            assert_eq!(
+                got,
+                u32::from(level) * 100 + u32::from(participants),
+                "{feed:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_reading_closure_sees_each_call_s_arguments() {
+        let (rt, _loader) = with_mod(
+            r#"hooks.wrap("exp.gain", |next, ctx| ctx.level * 100 + ctx.participants + next.call());"#,
+        );
+        for (level, participants) in [(12, 1), (30, 2), (30, 2), (7, 0)] {
+            let got = rt.call::<ExpGain>(exp(level, participants), |_| 3);
+            assert_eq!(got, u32::from(level) * 100 + u32::from(participants) + 3);
+        }
+    }
+
+    #[test]
+    fn a_closure_that_never_names_an_argument_still_runs_and_calls_next() {
+        let (rt, _loader) = with_mod(r#"hooks.wrap("exp.gain", |next, ctx| next.call() * 2);"#);
+        for level in [12, 30] {
+            assert_eq!(
+                rt.call::<ExpGain>(exp(level, 1), |a| a.ctx.level.into()),
+                u32::from(level) * 2
+            );
+        }
+    }
 }
