@@ -13,6 +13,7 @@ pub mod files;
 pub mod host;
 pub mod link;
 pub mod modapi;
+mod rawcall;
 pub mod sandbox;
 pub mod stack;
 #[cfg(test)]
