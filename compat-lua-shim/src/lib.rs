@@ -17,6 +17,8 @@ mod rawcall;
 pub mod sandbox;
 pub mod stack;
 #[cfg(test)]
+mod rawcall_tests;
+#[cfg(test)]
 mod stack_tests;
 
 pub use clock::Clock;
