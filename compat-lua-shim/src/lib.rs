@@ -14,10 +14,10 @@ pub mod host;
 pub mod link;
 pub mod modapi;
 mod rawcall;
-pub mod sandbox;
-pub mod stack;
 #[cfg(test)]
 mod rawcall_tests;
+pub mod sandbox;
+pub mod stack;
 #[cfg(test)]
 mod stack_tests;
 
