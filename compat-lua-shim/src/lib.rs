@@ -11,6 +11,9 @@ pub mod datasets;
 pub mod errors;
 pub mod files;
 pub mod host;
+pub mod lazy;
+#[cfg(test)]
+mod lazy_tests;
 pub mod link;
 pub mod modapi;
 mod rawcall;

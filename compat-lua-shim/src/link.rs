@@ -186,6 +186,11 @@ struct TypedLink<H> {
     refs: LinkRefs,
     shared: Rc<LinkShared>,
     m: Rc<LuaMod>,
+    /// Lazy argument tables for this hook ([`crate::lazy::worth_it`], decided at the first call).
+    lazy: Cell<Option<bool>>,
+    /// Calls left to build eagerly: set when the wrapper touched a lazy context (a wrapper that
+    /// reads `ctx` pays the lazy machinery on top of the tables), see [`LAZY_BACKOFF`].
+    eager_left: Cell<u32>,
     _hook: PhantomData<fn() -> H>,
 }
 
@@ -220,10 +225,18 @@ where
         refs,
         shared,
         m: m.clone(),
+        lazy: Cell::new(None),
+        eager_left: Cell::new(0),
         _hook: PhantomData,
     };
     Ok(rt.wrap::<H, _>(&m.id, priority, move |next, args| link.call(next, args)))
 }
+
+/// Calls a link builds its arguments eagerly after its wrapper touched a lazy context, before
+/// it tries lazy tables again. Lazy and eager tables read the same (`lazy_tests`), so this
+/// only moves cost: a wrapper that never reads `ctx` keeps the lazy tables; one that reads it
+/// pays one lazy attempt per `LAZY_BACKOFF` calls.
+const LAZY_BACKOFF: u32 = 64;
 
 /// How a wrapper call ended.
 enum Outcome {
@@ -287,20 +300,30 @@ where
         let names = <H::Args as ArgList>::NAMES;
         let nargs = names.len() as c_int + 1;
         let arity = H::OUT_ARITY.max(1) as c_int;
-        if ffi::lua_checkstack(state, nargs.max(arity) + 6) == 0 {
+        if ffi::lua_checkstack(state, nargs.max(arity) + 8) == 0 {
             return Outcome::Failed(mlua::Error::runtime("Lua stack overflow"));
         }
         {
             // The memory limit is lifted for the pushes (see `crate::stack`).
             let _unlimited = Unlimited::new(&m.lua, m.host.memory_limit.get());
+            // base+1: a lazy argument table to look at after the call (or nil).
+            ffi::lua_pushnil(state);
             ffi::lua_rawgeti(state, ffi::LUA_REGISTRYINDEX, self.refs.handler as _);
             ffi::lua_rawgeti(state, ffi::LUA_REGISTRYINDEX, self.refs.func as _);
             rawcall::push_next::<H>(state, &self.refs, gen);
-            if let Err(e) = self.push_args(raw, state, base + 3, args) {
+            if let Err(e) = self.push_args(raw, state, base + 4, args) {
                 return Outcome::Failed(e);
             }
         }
-        let status = ffi::lua_pcall(state, nargs, arity, base + 1);
+        let status = ffi::lua_pcall(state, nargs, arity, base + 2);
+        if ffi::lua_type(state, base + 1) == ffi::LUA_TTABLE {
+            if ffi::lua_getmetatable(state, base + 1) == 0 {
+                // The wrapper touched its lazy context: build eagerly for a while.
+                self.eager_left.set(LAZY_BACKOFF);
+            } else {
+                ffi::lua_settop(state, -2);
+            }
+        }
         if status != 0 {
             return Outcome::Failed(pop_error(raw, state, status));
         }
@@ -335,7 +358,52 @@ where
     ) -> mlua::Result<()> {
         let m = &*self.m;
         let names = <H::Args as ArgList>::NAMES;
-        if stack::push_fields(state, &m.keys, names, args).is_err() {
+        let always = m.host.lazy_contexts.get() == crate::lazy::LazyMode::Always;
+        let lazy = m.lazy.filter(|_| {
+            if H::CTX_RNG {
+                return false;
+            }
+            if always {
+                return true;
+            }
+            let worth_it = match self.lazy.get() {
+                Some(on) => on,
+                None => {
+                    let on = crate::lazy::worth_it::<H>(args);
+                    self.lazy.set(Some(on));
+                    on
+                }
+            };
+            let left = self.eager_left.get();
+            if worth_it && left > 0 {
+                self.eager_left.set(left - 1);
+            }
+            worth_it && left == 0
+        });
+        let pushed = match lazy {
+            Some(refs) => {
+                let ok = crate::lazy::push_args(state, refs, &m.keys, &m.host, &m.lua, names, args)
+                    .is_ok();
+                if ok {
+                    // Keep the first lazy argument at `next_index - 3` to see whether the
+                    // wrapper touches it.
+                    for i in 1..=names.len() as c_int {
+                        let index = next_index + i;
+                        if ffi::lua_type(state, index) == ffi::LUA_TTABLE
+                            && ffi::lua_getmetatable(state, index) != 0
+                        {
+                            ffi::lua_settop(state, -2);
+                            ffi::lua_pushvalue(state, index);
+                            ffi::lua_replace(state, next_index - 3);
+                            break;
+                        }
+                    }
+                }
+                ok
+            }
+            None => stack::push_fields(state, &m.keys, names, args).is_ok(),
+        };
+        if !pushed {
             // Not positional as serialized (or not data): the `Value` path, which also names
             // what failed.
             ffi::lua_settop(state, next_index);

@@ -63,6 +63,8 @@ pub struct SandboxConfig {
     pub seed: u64,
     pub log: ModLog,
     pub memory_limit: usize,
+    /// Hook arguments reach wrappers as lazily materialized tables ([`crate::lazy`]).
+    pub lazy: bool,
 }
 
 /// A hardened state and its counters.
@@ -72,6 +74,8 @@ pub struct Sandbox {
     pub instructions: Rc<Cell<u64>>,
     /// The per-mod generator behind `math.random`.
     pub rng: Rc<ModRng>,
+    /// The lazy-table machinery, when lazy contexts are on.
+    pub lazy: Option<crate::lazy::LazyRefs>,
 }
 
 /// Lifts the state's memory limit while the host builds values in it, and restores it on drop.
@@ -550,6 +554,11 @@ pub fn new_state(cfg: &SandboxConfig) -> mlua::Result<Sandbox> {
 
     let budget = cfg.budget.clone();
     let counted = instructions.clone();
+    let lazy = if cfg.lazy {
+        Some(crate::lazy::LazyRefs::install(&lua)?)
+    } else {
+        None
+    };
     let pacer = GcPacer::new(cfg.memory_limit);
     pacer.adjust(&lua);
     lua.set_global_hook(
@@ -569,5 +578,6 @@ pub fn new_state(cfg: &SandboxConfig) -> mlua::Result<Sandbox> {
         lua,
         instructions,
         rng,
+        lazy,
     })
 }
