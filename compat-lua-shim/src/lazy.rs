@@ -616,9 +616,8 @@ unsafe fn fill(state: *mut ffi::lua_State, t: c_int, root_meta_up: c_int) -> Res
     if ffi::lua_type(state, t) != ffi::LUA_TTABLE {
         return Ok(());
     }
-    if ffi::lua_checkstack(state, 12) == 0 {
-        return Err("Lua stack overflow".into());
-    }
+    // Up to the lift below this uses three slots of the `LUA_MINSTACK` a C function is given
+    // (growing the stack could raise a memory error while the limit is set).
     let base = ffi::lua_gettop(state);
     if ffi::lua_getmetatable(state, t) == 0 {
         return Ok(());
@@ -638,6 +637,10 @@ unsafe fn fill(state: *mut ffi::lua_State, t: c_int, root_meta_up: c_int) -> Res
     let _unlimited = lua
         .as_ref()
         .map(|lua| Unlimited::new(lua, root.host.memory_limit.get()));
+    if ffi::lua_checkstack(state, 12) == 0 {
+        ffi::lua_settop(state, base);
+        return Err("Lua stack overflow".into());
+    }
     let mut maker = Maker {
         state,
         keys: &root.keys,

@@ -300,12 +300,13 @@ where
         let names = <H::Args as ArgList>::NAMES;
         let nargs = names.len() as c_int + 1;
         let arity = H::OUT_ARITY.max(1) as c_int;
-        if ffi::lua_checkstack(state, nargs.max(arity) + 8) == 0 {
-            return Outcome::Failed(mlua::Error::runtime("Lua stack overflow"));
-        }
         {
-            // The memory limit is lifted for the pushes (see `crate::stack`).
+            // The memory limit is lifted for the pushes (see `crate::stack`), and for growing
+            // the stack (which could otherwise raise a memory error outside any protected call).
             let _unlimited = Unlimited::new(&m.lua, m.host.memory_limit.get());
+            if ffi::lua_checkstack(state, nargs.max(arity) + 8) == 0 {
+                return Outcome::Failed(mlua::Error::runtime("Lua stack overflow"));
+            }
             // base+1: a lazy argument table to look at after the call (or nil).
             ffi::lua_pushnil(state);
             ffi::lua_rawgeti(state, ffi::LUA_REGISTRYINDEX, self.refs.handler as _);
