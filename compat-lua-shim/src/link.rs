@@ -31,6 +31,9 @@
 //!   object made besides the arguments is that closure; a `next` kept past its call carries a
 //!   generation no running frame has, and is refused;
 //! * the wrapper's answer is read off the stack (scalars directly, no `LuaValue` in between).
+//! * struct arguments with enough levels reach the wrapper as lazily materialized tables
+//!   ([`crate::lazy`]); a link whose wrapper touched one builds eagerly for [`LAZY_BACKOFF`]
+//!   calls.
 //!
 //! Everything else (table answers, `next(a, …)` arguments, listeners) goes through `Value`
 //! ([`crate::convert`]) under the hooks' own result rules.
