@@ -190,6 +190,7 @@ fn table(
     nodes: &mut usize,
     functions: Functions,
 ) -> Result<Value, CrossError> {
+    crate::lazy::materialize_for_host(t).map_err(|e| CrossError(crate::errors::short(&e)))?;
     let len = t.raw_len();
     let mut entries: Vec<(LuaValue, LuaValue)> = Vec::new();
     for pair in t.pairs::<LuaValue, LuaValue>() {

@@ -11,8 +11,14 @@ pub mod datasets;
 pub mod errors;
 pub mod files;
 pub mod host;
+pub mod lazy;
+#[cfg(test)]
+mod lazy_tests;
 pub mod link;
 pub mod modapi;
+mod rawcall;
+#[cfg(test)]
+mod rawcall_tests;
 pub mod sandbox;
 pub mod stack;
 #[cfg(test)]

@@ -22,15 +22,20 @@
 //!
 //! * the typed arguments are serialized **straight onto the Lua stack** ([`crate::stack`]) —
 //!   no `Value` tree, no registry reference per table;
-//! * `next` is a **persistent** Rust function created once per link (at `wrap` time). The
-//!   link's current `Next` is lent to it through the link's [`NextSlot`], a stack of frames
-//!   (one per running invocation of this link, so re-entrant dispatch and nested `next` across
-//!   Lua ↔ Rhai work). Per call the only Lua object made besides the arguments is the `next`
-//!   the wrapper receives: a C closure over the same callback with one more upvalue, its
-//!   invocation's generation (see [`next_closure`]). A `next` kept past its call carries a
-//!   generation no running frame has, and is refused.
+//! * the wrapper is called with a raw `lua_pcall` on registry references, and its `next` is a
+//!   plain C closure ([`crate::rawcall`]) whose upvalues are the link's shared block and the
+//!   invocation's generation; `next()` runs downstream straight from it and pushes a scalar
+//!   answer without touching the memory limit. The link's current `Next` is lent to it through
+//!   the link's [`NextSlot`], a stack of frames (one per running invocation of this link, so
+//!   re-entrant dispatch and nested `next` across Lua ↔ Rhai work). Per call the only Lua
+//!   object made besides the arguments is that closure; a `next` kept past its call carries a
+//!   generation no running frame has, and is refused;
+//! * the wrapper's answer is read off the stack (scalars directly, no `LuaValue` in between).
+//! * struct arguments with enough levels reach the wrapper as lazily materialized tables
+//!   ([`crate::lazy`]); a link whose wrapper touched one builds eagerly for [`LAZY_BACKOFF`]
+//!   calls.
 //!
-//! Everything else (answers, `next(a, …)` arguments, listeners) goes through `Value`
+//! Everything else (table answers, `next(a, …)` arguments, listeners) goes through `Value`
 //! ([`crate::convert`]) under the hooks' own result rules.
 
 use std::cell::{Cell, RefCell};
@@ -54,7 +59,8 @@ use serde::Serialize;
 
 use crate::convert::{from_lua, from_lua_data_only, to_lua};
 use crate::errors::{short, BUDGET_MESSAGE, NEXT_REENTRANT, NEXT_STALE};
-use crate::host::{HostShared, LuaMod};
+use crate::host::LuaMod;
+use crate::rawcall::{self, LinkRefs, LinkShared};
 use crate::sandbox::{budget_stopped, RngHandle, Unlimited};
 use crate::stack::{self, KeyCache};
 
@@ -129,7 +135,7 @@ impl Drop for FrameGuard<'_> {
     }
 }
 
-struct BusyGuard<'a> {
+pub(crate) struct BusyGuard<'a> {
     slot: &'a NextSlot,
     index: usize,
 }
@@ -157,20 +163,20 @@ impl NextSlot {
     }
 
     /// The `Next` of the running invocation tagged `gen`, marked busy until the guard drops.
-    fn enter(&self, gen: f64) -> mlua::Result<(*mut (), BusyGuard<'_>)> {
+    pub(crate) fn enter(&self, gen: f64) -> Result<(*mut (), BusyGuard<'_>), &'static str> {
         let mut frames = self.frames.borrow_mut();
         let index = frames.len().wrapping_sub(1);
         if let Some(top) = frames.get_mut(index).filter(|top| top.gen as f64 == gen) {
             if top.busy {
-                return Err(mlua::Error::runtime(NEXT_REENTRANT));
+                return Err(NEXT_REENTRANT);
             }
             top.busy = true;
             return Ok((top.next, BusyGuard { slot: self, index }));
         }
         if frames.iter().any(|f| f.gen as f64 == gen) {
-            Err(mlua::Error::runtime(NEXT_REENTRANT))
+            Err(NEXT_REENTRANT)
         } else {
-            Err(mlua::Error::runtime(NEXT_STALE))
+            Err(NEXT_STALE)
         }
     }
 }
@@ -179,12 +185,15 @@ impl NextSlot {
 
 /// One Lua function installed as a link on hook `H`.
 struct TypedLink<H> {
-    /// The mod's wrapper.
-    f: Function,
-    /// The persistent `next` callback (each call hands the wrapper a tagged copy).
-    raw_next: Function,
+    /// The wrapper, its message handler and the shared block, in the registry.
+    refs: LinkRefs,
+    shared: Rc<LinkShared>,
     m: Rc<LuaMod>,
-    slot: Rc<NextSlot>,
+    /// Lazy argument tables for this hook ([`crate::lazy::worth_it`], decided at the first call).
+    lazy: Cell<Option<bool>>,
+    /// Calls left to build eagerly: set when the wrapper touched a lazy context (a wrapper that
+    /// reads `ctx` pays the lazy machinery on top of the tables), see [`LAZY_BACKOFF`].
+    eager_left: Cell<u32>,
     _hook: PhantomData<fn() -> H>,
 }
 
@@ -199,17 +208,46 @@ where
     H: ScriptHook,
     H::Args: Serialize,
 {
-    let slot = Rc::new(NextSlot::default());
-    let raw_next =
-        persistent_next::<H>(&m.lua, slot.clone(), m.host.clone(), m.keys.clone(), info)?;
+    let shared = Rc::new(LinkShared {
+        slot: NextSlot::default(),
+        host: m.host.clone(),
+        keys: m.keys.clone(),
+        lua: m.lua.weak(),
+        info,
+        panic: RefCell::new(None),
+    });
+    let slow_next = persistent_next::<H>(&m.lua, shared.clone())?;
+    let refs = LinkRefs::new(
+        &m.lua,
+        m.host.memory_limit.get(),
+        &f,
+        shared.clone(),
+        &slow_next,
+    )?;
     let link = TypedLink::<H> {
-        f,
-        raw_next,
+        refs,
+        shared,
         m: m.clone(),
-        slot,
+        lazy: Cell::new(None),
+        eager_left: Cell::new(0),
         _hook: PhantomData,
     };
     Ok(rt.wrap::<H, _>(&m.id, priority, move |next, args| link.call(next, args)))
+}
+
+/// Calls a link builds its arguments eagerly after its wrapper touched a lazy context, before
+/// it tries lazy tables again. Lazy and eager tables read the same (`lazy_tests`), so this
+/// only moves cost: a wrapper that never reads `ctx` keeps the lazy tables; one that reads it
+/// pays one lazy attempt per `LAZY_BACKOFF` calls.
+const LAZY_BACKOFF: u32 = 64;
+
+/// How a wrapper call ended.
+enum Outcome {
+    /// The wrapper's answer (a list of `OUT_ARITY` values for multi-value hooks).
+    Answer(Value),
+    /// The wrapper returned something that is not data.
+    NotData(String),
+    Failed(mlua::Error),
 }
 
 impl<H> TypedLink<H>
@@ -221,145 +259,224 @@ where
         let m = &*self.m;
         too_deep(m)?;
         let _budget = m.host.budget.enter(DISPATCH_LIMIT);
-        let (gen, frame) = self.slot.push(next as *mut Next<'_, H> as *mut ());
-        let push = CallArgs::<H> {
-            lua: &m.lua,
-            next: &self.raw_next,
-            keys: &m.keys,
-            limit: m.host.memory_limit.get(),
-            gen,
-            args,
-            rng: H::CTX_RNG,
-        };
-        let outcome = if H::OUT_ARITY > 1 {
-            self.f
-                .call::<MultiValue>(push)
-                .map(|values| answer_many(values, H::OUT_ARITY))
-        } else {
-            self.f
-                .call::<LuaValue>(push)
-                .map(|value| from_lua(&value).map_err(|e| e.0))
-        };
+        let (gen, frame) = self.shared.slot.push(next as *mut Next<'_, H> as *mut ());
+        // SAFETY: `invoke`'s contract: the lock is held by `exec_raw_lua`.
+        let outcome = m
+            .lua
+            .exec_raw_lua(|raw| unsafe { self.invoke(raw, gen, args) });
         drop(frame);
+        if let Some(panic) = self.shared.panic.borrow_mut().take() {
+            std::panic::resume_unwind(panic);
+        }
         match outcome {
-            Ok(Ok(value)) => {
+            Outcome::Answer(value) => {
                 H::out_from_value(value).map_err(|e| LinkError::from(format!("bad result: {e}")))
             }
-            Ok(Err(e)) => Err(LinkError::from(format!(
+            Outcome::NotData(e) => Err(LinkError::from(format!(
                 "returned a value that cannot cross into the engine: {e}"
             ))),
-            Err(e) => Err(m.failure(&e)),
+            Outcome::Failed(e) => Err(m.failure(&e)),
         }
     }
-}
 
-/// A wrapper's return values as one hook answer of `arity` values.
-fn answer_many(values: MultiValue, arity: usize) -> Result<Value, String> {
-    let mut items = Vec::with_capacity(arity);
-    let mut it = values.into_iter();
-    for _ in 0..arity {
-        items.push(from_lua(&it.next().unwrap_or(LuaValue::Nil)).map_err(|e| e.0)?);
-    }
-    Ok(Value::List(items))
-}
-
-/// The arguments of one wrapper call — `next`, then the hook's parameters — pushed straight
-/// onto the Lua stack.
-struct CallArgs<'a, H: Hook> {
-    lua: &'a Lua,
-    /// The persistent `next` callback.
-    next: &'a Function,
-    keys: &'a KeyCache,
-    limit: usize,
-    gen: u64,
-    args: &'a H::Args,
-    /// Turn `ctx.rng` into an [`RngHandle`].
-    rng: bool,
-}
-
-impl<H> CallArgs<'_, H>
-where
-    H: ScriptHook,
-    H::Args: Serialize,
-{
-    fn ctx_position() -> Option<usize> {
-        <H::Args as ArgList>::NAMES.iter().position(|n| *n == "ctx")
-    }
-
-    fn values(&self) -> mlua::Result<Vec<Value>> {
-        H::args_to_values(self.args)
-            .map_err(|e| mlua::Error::runtime(format!("argument conversion: {e}")))
-    }
-}
-
-impl<H> IntoLuaMulti for CallArgs<'_, H>
-where
-    H: ScriptHook,
-    H::Args: Serialize,
-{
-    /// Only [`Self::push_into_stack_multi`] is used (mlua's `Function::call` pushes through
-    /// it): the tagged `next` can only be made on the stack.
-    fn into_lua_multi(self, _: &Lua) -> mlua::Result<MultiValue> {
-        Err(mlua::Error::runtime(
-            "hook arguments are pushed onto the Lua stack only",
-        ))
-    }
-
-    unsafe fn push_into_stack_multi(self, raw: &RawLua) -> mlua::Result<c_int> {
+    /// Call the wrapper as `f(next, a1, …, an)` under `lua_pcall` and read its answer.
+    ///
+    /// # Safety
+    /// The mlua lock is held (`raw`). The stack is restored to where it was on every path.
+    unsafe fn invoke(&self, raw: &RawLua, gen: u64, args: &H::Args) -> Outcome {
         let state = raw.state();
-        let names = <H::Args as ArgList>::NAMES;
-        let count = names.len() as c_int + 1;
-        // SAFETY (this block): mlua calls this with the state locked and a stack guard that
-        // restores the top on error; the memory limit is lifted (`_unlimited`) for every push,
-        // as `crate::stack` requires; stack space is checked first.
-        if ffi::lua_checkstack(state, count + 4) == 0 {
-            return Err(mlua::Error::runtime("Lua stack overflow"));
-        }
-        let _unlimited = Unlimited::new(self.lua, self.limit);
         let base = ffi::lua_gettop(state);
-        next_closure(raw, self.next, self.gen)?;
-        if stack::push_fields(state, self.keys, names, self.args).is_err() {
+        let outcome = self.invoke_at(raw, state, base, gen, args);
+        ffi::lua_settop(state, base);
+        outcome
+    }
+
+    unsafe fn invoke_at(
+        &self,
+        raw: &RawLua,
+        state: *mut ffi::lua_State,
+        base: c_int,
+        gen: u64,
+        args: &H::Args,
+    ) -> Outcome {
+        let m = &*self.m;
+        let names = <H::Args as ArgList>::NAMES;
+        let nargs = names.len() as c_int + 1;
+        let arity = H::OUT_ARITY.max(1) as c_int;
+        {
+            // The memory limit is lifted for the pushes (see `crate::stack`), and for growing
+            // the stack (which could otherwise raise a memory error outside any protected call).
+            let _unlimited = Unlimited::new(&m.lua, m.host.memory_limit.get());
+            if ffi::lua_checkstack(state, nargs.max(arity) + 8) == 0 {
+                return Outcome::Failed(mlua::Error::runtime("Lua stack overflow"));
+            }
+            // base+1: a lazy argument table to look at after the call (or nil).
+            ffi::lua_pushnil(state);
+            ffi::lua_rawgeti(state, ffi::LUA_REGISTRYINDEX, self.refs.handler as _);
+            ffi::lua_rawgeti(state, ffi::LUA_REGISTRYINDEX, self.refs.func as _);
+            rawcall::push_next::<H>(state, &self.refs, gen);
+            if let Err(e) = self.push_args(raw, state, base + 4, args) {
+                return Outcome::Failed(e);
+            }
+        }
+        let status = ffi::lua_pcall(state, nargs, arity, base + 2);
+        if ffi::lua_type(state, base + 1) == ffi::LUA_TTABLE {
+            if ffi::lua_getmetatable(state, base + 1) == 0 {
+                // The wrapper touched its lazy context: build eagerly for a while.
+                self.eager_left.set(LAZY_BACKOFF);
+            } else {
+                ffi::lua_settop(state, -2);
+            }
+        }
+        if status != 0 {
+            return Outcome::Failed(pop_error(raw, state, status));
+        }
+        let first = ffi::lua_gettop(state) - arity + 1;
+        if H::OUT_ARITY > 1 {
+            let mut items = Vec::with_capacity(H::OUT_ARITY);
+            for i in 0..arity {
+                match answer_at(raw, state, first + i) {
+                    Ok(v) => items.push(v),
+                    Err(e) => return Outcome::NotData(e),
+                }
+            }
+            Outcome::Answer(Value::List(items))
+        } else {
+            match answer_at(raw, state, first) {
+                Ok(v) => Outcome::Answer(v),
+                Err(e) => Outcome::NotData(e),
+            }
+        }
+    }
+
+    /// Push the hook's parameters (positional, nil holes kept) above `next` at `next_index`.
+    ///
+    /// # Safety
+    /// Lock held, limit lifted, `names.len() + 4` free stack slots.
+    unsafe fn push_args(
+        &self,
+        raw: &RawLua,
+        state: *mut ffi::lua_State,
+        next_index: c_int,
+        args: &H::Args,
+    ) -> mlua::Result<()> {
+        let m = &*self.m;
+        let names = <H::Args as ArgList>::NAMES;
+        let always = m.host.lazy_contexts.get() == crate::lazy::LazyMode::Always;
+        let lazy = m.lazy.filter(|_| {
+            if H::CTX_RNG {
+                return false;
+            }
+            if always {
+                return true;
+            }
+            let worth_it = match self.lazy.get() {
+                Some(on) => on,
+                None => {
+                    let on = crate::lazy::worth_it::<H>(args);
+                    self.lazy.set(Some(on));
+                    on
+                }
+            };
+            let left = self.eager_left.get();
+            if worth_it && left > 0 {
+                self.eager_left.set(left - 1);
+            }
+            worth_it && left == 0
+        });
+        let pushed = match lazy {
+            Some(refs) => {
+                let ok = crate::lazy::push_args(state, refs, &m.keys, &m.host, &m.lua, names, args)
+                    .is_ok();
+                if ok {
+                    // Keep the first lazy argument at `next_index - 3` to see whether the
+                    // wrapper touches it.
+                    for i in 1..=names.len() as c_int {
+                        let index = next_index + i;
+                        if ffi::lua_type(state, index) == ffi::LUA_TTABLE
+                            && ffi::lua_getmetatable(state, index) != 0
+                        {
+                            ffi::lua_settop(state, -2);
+                            ffi::lua_pushvalue(state, index);
+                            ffi::lua_replace(state, next_index - 3);
+                            break;
+                        }
+                    }
+                }
+                ok
+            }
+            None => stack::push_fields(state, &m.keys, names, args).is_ok(),
+        };
+        if !pushed {
             // Not positional as serialized (or not data): the `Value` path, which also names
             // what failed.
-            ffi::lua_settop(state, base + 1);
-            for v in &self.values()? {
-                stack::push(state, self.keys, v)?;
+            ffi::lua_settop(state, next_index);
+            let values = H::args_to_values(args)
+                .map_err(|e| mlua::Error::runtime(format!("argument conversion: {e}")))?;
+            for v in &values {
+                stack::push(state, &m.keys, v)?;
             }
         }
-        if let (true, Some(pos)) = (self.rng, Self::ctx_position()) {
-            let index = base + 2 + pos as c_int;
-            if let Some(rng) = rng_marker(state, index) {
-                let handle = self.lua.create_userdata(RngHandle::new(rng))?;
-                ffi::lua_pushlstring_(state, c"rng".as_ptr(), 3);
-                raw.push(&handle)?;
-                ffi::lua_rawset(state, index);
+        if H::CTX_RNG {
+            if let Some(pos) = names.iter().position(|n| *n == "ctx") {
+                let index = next_index + 1 + pos as c_int;
+                if let Some(rng) = rng_marker(state, index) {
+                    let handle = m.lua.create_userdata(RngHandle::new(rng))?;
+                    ffi::lua_pushlstring_(state, c"rng".as_ptr(), 3);
+                    raw.push(&handle)?;
+                    ffi::lua_rawset(state, index);
+                }
             }
         }
-        Ok(count)
+        Ok(())
     }
 }
 
-/// Push the `next` of invocation `gen`: a C closure with the persistent callback's function and
-/// upvalue (mlua's callback data), plus `gen` as a second upvalue, which [`NextArgs`] reads.
+/// The wrapper's answer at stack `index` as an engine value (scalars read directly).
 ///
 /// # Safety
-/// mlua lock held, limit lifted, three free stack slots. `next` must be a function made by
-/// `Lua::create_function` (a C closure whose first upvalue is mlua's callback data: mlua's
-/// callback trampoline reads upvalue 1 only, so a copy with more upvalues calls the same Rust
-/// closure).
-unsafe fn next_closure(raw: &RawLua, next: &Function, gen: u64) -> mlua::Result<()> {
-    let state = raw.state();
-    raw.push(next)?;
-    let Some(cfunction) = ffi::lua_tocfunction(state, -1) else {
-        return Err(mlua::Error::runtime("next is not a host function"));
-    };
-    if ffi::lua_getupvalue(state, -1, 1).is_null() {
-        return Err(mlua::Error::runtime("next has no callback data"));
+/// Lock held; `index` is a valid stack index of `raw`'s state.
+unsafe fn answer_at(
+    raw: &RawLua,
+    state: *mut ffi::lua_State,
+    index: c_int,
+) -> Result<Value, String> {
+    match ffi::lua_type(state, index) {
+        ffi::LUA_TNIL | ffi::LUA_TNONE => Ok(Value::Nil),
+        ffi::LUA_TBOOLEAN => Ok(Value::Bool(ffi::lua_toboolean(state, index) != 0)),
+        ffi::LUA_TNUMBER => {
+            crate::convert::number(ffi::lua_tonumber(state, index)).map_err(|e| e.0)
+        }
+        _ => {
+            let v = LuaValue::from_stack(index, raw).map_err(|e| e.to_string())?;
+            from_lua(&v).map_err(|e| e.0)
+        }
     }
-    ffi::lua_remove(state, -2);
-    ffi::lua_pushnumber(state, gen as f64);
-    ffi::lua_pushcclosure(state, cfunction, 2);
-    Ok(())
+}
+
+/// The error object a failed `lua_pcall` left on the stack, as an mlua error (mlua's wrapped
+/// errors keep their structure; a memory error is named as such).
+///
+/// # Safety
+/// Lock held; the error object is at the top of the stack.
+unsafe fn pop_error(raw: &RawLua, state: *mut ffi::lua_State, status: c_int) -> mlua::Error {
+    let text = match ffi::lua_type(state, -1) {
+        ffi::LUA_TSTRING | ffi::LUA_TNUMBER => {
+            let mut len = 0usize;
+            let p = ffi::lua_tolstring(state, -1, &mut len);
+            let bytes = std::slice::from_raw_parts(p as *const u8, len);
+            String::from_utf8_lossy(bytes).into_owned()
+        }
+        _ => match raw.pop_value() {
+            LuaValue::Error(e) => return *e,
+            other => format!("{}: {:p}", other.type_name(), other.to_pointer()),
+        },
+    };
+    if status == ffi::LUA_ERRMEM {
+        mlua::Error::MemoryError(text)
+    } else {
+        mlua::Error::RuntimeError(text)
+    }
 }
 
 /// The [`ScriptRng`] in `t.rng.__rng` of the table at stack `index`, if there is one.
@@ -391,23 +508,25 @@ unsafe fn rng_marker(state: *mut ffi::lua_State, index: c_int) -> Option<ScriptR
     found
 }
 
-// ----- the persistent `next` -----------------------------------------------------------------
+// ----- `next(a, …)` --------------------------------------------------------------------------
 
-/// What the Lua `next` was called with: its invocation's generation (the closure's second
-/// upvalue, see [`next_closure`]), and the replacement arguments when there were any
-/// (`next()` → `None`).
+/// What the slow Lua `next` was called with: the invocation's generation (prepended by
+/// [`rawcall`]'s trampoline, which alone calls this function) and the replacement arguments.
 struct NextArgs {
     gen: f64,
-    replace: Option<Vec<LuaValue>>,
+    replace: Vec<LuaValue>,
 }
 
 impl FromLuaMulti for NextArgs {
-    /// Not used by mlua for callbacks (they read the stack); without the closure's upvalue the
-    /// generation is unknown, which reads as a stale `next`.
     fn from_lua_multi(values: MultiValue, _: &Lua) -> mlua::Result<Self> {
+        let mut it = values.into_iter();
+        let gen = match it.next() {
+            Some(LuaValue::Number(n)) => n,
+            _ => f64::NAN,
+        };
         Ok(NextArgs {
-            gen: f64::NAN,
-            replace: (!values.is_empty()).then(|| values.into_iter().collect()),
+            gen,
+            replace: it.collect(),
         })
     }
 
@@ -418,25 +537,25 @@ impl FromLuaMulti for NextArgs {
         raw: &RawLua,
     ) -> mlua::Result<Self> {
         let state = raw.state();
-        // SAFETY: mlua runs the callback on the calling thread's state (its arguments at the
-        // top of the stack) inside the C closure that was called, so the upvalue pseudo-index
-        // names that closure's upvalues.
-        let upvalue = ffi::lua_upvalueindex(2);
-        let gen = if ffi::lua_type(state, upvalue) == ffi::LUA_TNUMBER {
-            ffi::lua_tonumber(state, upvalue)
+        if nargs <= 0 {
+            return Ok(NextArgs {
+                gen: f64::NAN,
+                replace: Vec::new(),
+            });
+        }
+        let first = -nargs;
+        let gen = if ffi::lua_type(state, first) == ffi::LUA_TNUMBER {
+            ffi::lua_tonumber(state, first)
         } else {
             f64::NAN
         };
-        if nargs <= 0 {
-            return Ok(NextArgs { gen, replace: None });
-        }
-        let mut values = Vec::with_capacity(nargs as usize);
-        for i in 0..nargs {
-            values.push(LuaValue::from_stack(-nargs + i, raw)?);
+        let mut values = Vec::with_capacity(nargs as usize - 1);
+        for i in 1..nargs {
+            values.push(LuaValue::from_stack(first + i, raw)?);
         }
         Ok(NextArgs {
             gen,
-            replace: Some(values),
+            replace: values,
         })
     }
 }
@@ -461,66 +580,48 @@ impl IntoLuaMulti for NextOut {
     }
 
     unsafe fn push_into_stack_multi(self, raw: &RawLua) -> mlua::Result<c_int> {
-        let state = raw.state();
-        // SAFETY: as in `CallArgs::push_into_stack_multi`; the limit is lifted by `self`.
-        match &self.value {
-            Value::List(items) if self.arity > 1 => {
-                if ffi::lua_checkstack(state, items.len() as c_int + 2) == 0 {
-                    return Err(mlua::Error::runtime("Lua stack overflow"));
-                }
-                for item in items {
-                    stack::push(state, &self.keys, item)?;
-                }
-                Ok(items.len() as c_int)
-            }
-            other => {
-                stack::push(state, &self.keys, other)?;
-                Ok(1)
-            }
-        }
+        // SAFETY: the limit is lifted by `self`; mlua holds the lock.
+        Ok(rawcall::push_answer(
+            raw.state(),
+            &self.keys,
+            &self.value,
+            self.arity,
+        )?)
     }
 }
 
-fn persistent_next<H>(
-    lua: &Lua,
-    slot: Rc<NextSlot>,
-    host: Rc<HostShared>,
-    keys: Rc<KeyCache>,
-    info: &'static HookInfo,
-) -> mlua::Result<Function>
+/// The mlua `next` behind `next(a, …)`: called by the trampoline as `(generation, a, …)`.
+fn persistent_next<H>(lua: &Lua, shared: Rc<LinkShared>) -> mlua::Result<Function>
 where
     H: ScriptHook,
 {
     lua.create_function(move |lua, call: NextArgs| -> mlua::Result<NextOut> {
-        let (ptr, busy) = slot.enter(call.gen)?;
+        let info = shared.info;
+        let host = &shared.host;
+        let (ptr, busy) = shared.slot.enter(call.gen).map_err(mlua::Error::runtime)?;
         // SAFETY: see `NextSlot`: the frame is live (its invocation is running and lends us its
         // `Next` for as long as we run), and `busy` rules out a second borrow.
         let next = unsafe { &mut *(ptr as *mut Next<'_, H>) };
-        let out = match call.replace {
-            None => next.call(),
-            Some(values) => {
-                let mut args = Vec::with_capacity(values.len());
-                for (i, a) in values.iter().enumerate() {
-                    // Data only (functions a mod left in a table are dropped); `ctx.rng` crosses
-                    // back as `{__rng = state}`.
-                    args.push(from_lua_data_only(a).map_err(|e| {
-                        mlua::Error::runtime(format!(
-                            "bad argument #{} to next of hook {} ({}): {e}",
-                            i + 1,
-                            info.name,
-                            info.params.get(i).copied().unwrap_or("extra")
-                        ))
-                    })?);
-                }
-                let args = H::args_from_values(args).map_err(|e| {
-                    mlua::Error::runtime(format!(
-                        "next of hook {}: bad arguments to next: {e} (callback signature {})",
-                        info.name, info.signature
-                    ))
-                })?;
-                next.call_with(args)
-            }
-        };
+        let mut args = Vec::with_capacity(call.replace.len());
+        for (i, a) in call.replace.iter().enumerate() {
+            // Data only (functions a mod left in a table are dropped); `ctx.rng` crosses
+            // back as `{__rng = state}`.
+            args.push(from_lua_data_only(a).map_err(|e| {
+                mlua::Error::runtime(format!(
+                    "bad argument #{} to next of hook {} ({}): {e}",
+                    i + 1,
+                    info.name,
+                    info.params.get(i).copied().unwrap_or("extra")
+                ))
+            })?);
+        }
+        let args = H::args_from_values(args).map_err(|e| {
+            mlua::Error::runtime(format!(
+                "next of hook {}: bad arguments to next: {e} (callback signature {})",
+                info.name, info.signature
+            ))
+        })?;
+        let out = next.call_with(args);
         drop(busy);
         if budget_stopped(&host.budget) {
             return Err(mlua::Error::runtime(BUDGET_EXHAUSTED));
@@ -534,7 +635,7 @@ where
         Ok(NextOut {
             value,
             arity: H::OUT_ARITY,
-            keys: keys.clone(),
+            keys: shared.keys.clone(),
             _unlimited: Unlimited::new(lua, host.memory_limit.get()),
         })
     })

@@ -148,6 +148,20 @@ pub struct StackSer<'k> {
 }
 
 impl<'k> StackSer<'k> {
+    /// A serializer pushing one value onto `state` (module contract).
+    pub(crate) fn new(state: *mut ffi::lua_State, keys: &'k KeyCache) -> Self {
+        StackSer {
+            state,
+            keys,
+            depth: 0,
+        }
+    }
+
+    /// Push the static string `s` from the key cache (module contract).
+    pub(crate) fn push_static(self, s: &'static str) {
+        self.static_str(s)
+    }
+
     fn str(self, s: &str) {
         // SAFETY: module contract; a string push allocates at most the string itself.
         unsafe { ffi::lua_pushlstring_(self.state, s.as_ptr() as *const c_char, s.len()) }
