@@ -166,24 +166,15 @@ impl ModVm {
         limit: u64,
         origin: &Origin,
     ) -> Result<Dynamic, ScriptDiagnostic> {
-        self.check_nesting()?;
-        let _frame = self.host.budget.enter(limit);
-        let engine = self.engine.borrow();
-        let ctx = rhai::NativeCallContext::new_with_all_fields(
-            &engine,
-            f.fn_name(),
-            None,
-            global,
-            rhai::Position::NONE,
-        );
-        f.call_raw(&ctx, None, args.as_mut_slice()).map_err(|e| {
-            ScriptDiagnostic::from_eval_at(
-                &self.id,
-                &origin.file,
-                origin.pos,
-                &e,
-                &self.sources.borrow(),
-            )
+        self.guarded(limit, origin, |engine| {
+            let ctx = rhai::NativeCallContext::new_with_all_fields(
+                engine,
+                f.fn_name(),
+                None,
+                global,
+                rhai::Position::NONE,
+            );
+            f.call_raw(&ctx, None, args.as_mut_slice())
         })
     }
 
@@ -198,19 +189,32 @@ impl ModVm {
         limit: u64,
         origin: &Origin,
     ) -> Result<Dynamic, ScriptDiagnostic> {
+        self.guarded(limit, origin, |engine| {
+            f.run(engine, frame, level, |ops| self.host.budget.progress(ops))
+        })
+    }
+
+    /// Run one script call: refused past the nesting bound, inside a budget frame of `limit`
+    /// operations, its error turned into a diagnostic pointing into the mod's source (`origin`
+    /// where Rhai gives no position).
+    fn guarded(
+        &self,
+        limit: u64,
+        origin: &Origin,
+        run: impl FnOnce(&Engine) -> Result<Dynamic, Box<rhai::EvalAltResult>>,
+    ) -> Result<Dynamic, ScriptDiagnostic> {
         self.check_nesting()?;
         let _frame = self.host.budget.enter(limit);
         let engine = self.engine.borrow();
-        f.run(&engine, frame, level, |ops| self.host.budget.progress(ops))
-            .map_err(|e| {
-                ScriptDiagnostic::from_eval_at(
-                    &self.id,
-                    &origin.file,
-                    origin.pos,
-                    &e,
-                    &self.sources.borrow(),
-                )
-            })
+        run(&engine).map_err(|e| {
+            ScriptDiagnostic::from_eval_at(
+                &self.id,
+                &origin.file,
+                origin.pos,
+                &e,
+                &self.sources.borrow(),
+            )
+        })
     }
 
     /// Refuse a call nested [`pallet_api::budget::MAX_NESTING`] script frames deep (each frame
