@@ -19,6 +19,7 @@ pub mod modapi;
 mod rawcall;
 #[cfg(test)]
 mod rawcall_tests;
+pub mod reads;
 pub mod sandbox;
 pub mod stack;
 #[cfg(test)]

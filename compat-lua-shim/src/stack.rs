@@ -695,6 +695,12 @@ impl ser::Serializer for KeySer<'_> {
 /// A struct whose fields do not match `names` exactly (a skipped field, another order, not a
 /// struct) is refused with [`PushError`], and the caller falls back to the `Value` path.
 ///
+/// A field whose bit in `read` is clear (bit `i` for field `i`, bit 63 for every field from 63
+/// up) is pushed as `nil` without being serialized: the wrapper never reads it
+/// ([`crate::reads`]). The field order is checked all the same. Catalog hook arguments cannot
+/// fail a push for their values (integers of at most 32 bits, no floats, no maps, no skipped
+/// fields), so skipping a value hides no error.
+///
 /// # Safety
 /// See the module documentation: mlua lock held, memory limit lifted, and `names.len() + 1`
 /// free stack slots.
@@ -702,6 +708,7 @@ pub unsafe fn push_fields<T: Serialize + ?Sized>(
     state: *mut ffi::lua_State,
     keys: &KeyCache,
     names: &'static [&'static str],
+    read: u64,
     value: &T,
 ) -> Result<usize, PushError> {
     value.serialize(FieldsSer {
@@ -711,17 +718,20 @@ pub unsafe fn push_fields<T: Serialize + ?Sized>(
             depth: 0,
         },
         names,
+        read,
     })
 }
 
 struct FieldsSer<'k> {
     ser: StackSer<'k>,
     names: &'static [&'static str],
+    read: u64,
 }
 
 struct Fields<'k> {
     ser: StackSer<'k>,
     names: &'static [&'static str],
+    read: u64,
     pushed: usize,
 }
 
@@ -740,7 +750,12 @@ impl ser::SerializeStruct for Fields<'_> {
         if self.names.get(self.pushed) != Some(&key) {
             return Err(not_positional());
         }
-        value.serialize(self.ser)?;
+        if self.read & (1 << self.pushed.min(63)) != 0 {
+            value.serialize(self.ser)?;
+        } else {
+            // SAFETY: module contract (a slot per field).
+            unsafe { ffi::lua_pushnil(self.ser.state) };
+        }
         self.pushed += 1;
         Ok(())
     }
@@ -776,6 +791,7 @@ impl<'k> ser::Serializer for FieldsSer<'k> {
         Ok(Fields {
             ser: self.ser,
             names: self.names,
+            read: self.read,
             pushed: 0,
         })
     }
