@@ -22,6 +22,7 @@ mod rawcall_tests;
 pub mod reads;
 pub mod sandbox;
 pub mod stack;
+mod stack_only;
 #[cfg(test)]
 mod stack_tests;
 

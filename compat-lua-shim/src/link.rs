@@ -34,7 +34,8 @@
 //! * a parameter the wrapper never reads (a scan of its bytecode at `wrap` time,
 //!   [`crate::reads`]) is passed as `nil` without being converted, and a wrapper that never
 //!   reads its `next` gets `nil` instead of a fresh closure (mods cannot observe an unread
-//!   register: see [`crate::reads`]).
+//!   register: see [`crate::reads`]); a struct parameter that is only indexed by constant keys
+//!   (`ctx.user.hp`) is pushed with just those fields.
 //! * struct arguments with enough levels reach the wrapper as lazily materialized tables
 //!   ([`crate::lazy`]); a link whose wrapper touched one builds eagerly for [`LAZY_BACKOFF`]
 //!   calls.
@@ -201,6 +202,9 @@ struct TypedLink<H> {
     /// The hook parameters the wrapper may read (bit `j` for parameter `j`, from
     /// [`crate::reads`]); an unread one is passed as `nil`, unconverted.
     params_read: u64,
+    /// Parameters (by index) of which the wrapper reads only some fields by constant key,
+    /// with those keys: only they are pushed.
+    params_only: Vec<(usize, Box<[String]>)>,
     /// Every hook parameter is read (`params_read` covers them all).
     all_read: bool,
     /// The wrapper may read its `next` (one that never does gets `nil`: no closure made).
@@ -231,6 +235,9 @@ where
     let reads = crate::reads::of_function(&m.lua, m.host.memory_limit.get(), &f);
     let n = <H::Args as ArgList>::NAMES.len();
     let params_read = reads.hook_params(n);
+    let params_only: Vec<(usize, Box<[String]>)> = (0..n)
+        .filter_map(|j| Some((j, reads.keys(j + 1)?.iter().cloned().collect())))
+        .collect();
     let refs = LinkRefs::new(
         &m.lua,
         m.host.memory_limit.get(),
@@ -244,8 +251,9 @@ where
         m: m.clone(),
         lazy: Cell::new(None),
         eager_left: Cell::new(0),
+        all_read: params_only.is_empty() && (n >= 64 || params_read == (1u64 << n) - 1),
         params_read,
-        all_read: n >= 64 || params_read == (1u64 << n) - 1,
+        params_only,
         next_read: reads.reads(0),
         _hook: PhantomData,
     };
@@ -426,7 +434,15 @@ where
                 }
                 ok
             }
-            None => stack::push_fields(state, &m.keys, names, self.params_read, args).is_ok(),
+            None => stack::push_fields(
+                state,
+                &m.keys,
+                names,
+                self.params_read,
+                &self.params_only,
+                args,
+            )
+            .is_ok(),
         };
         if !pushed {
             // Not positional as serialized (or not data): the `Value` path, which also names

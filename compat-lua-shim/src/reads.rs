@@ -12,34 +12,58 @@
 //! Extra arguments of a vararg function (`function(next, ...)`) are read through `...` (or the
 //! Lua 5.0 `arg` table), so they count as read.
 //!
+//! A parameter whose register is read *only* by `GETTABLE` with a constant key (`ctx.user`,
+//! `ctx.user.hp` — the nested read is on a temporary) never escapes: it is not passed, returned,
+//! stored, captured, iterated or compared. Such a parameter is pushed with only the fields named
+//! by those keys ([`crate::stack_only`]); the fields themselves are whole tables.
+//!
 //! **Why an unread parameter may be `nil`.** The sandbox gives mods no way to look at a
 //! register other than through the function's own code: `debug` is cut to `traceback` (which
 //! reads source, line and function names, never locals), and `string.dump`, `getfenv`/`setfenv`,
 //! `load` of binary chunks and `newproxy` are removed (`crate::sandbox`). So a parameter whose
 //! register no instruction reads is unobservable, and the link pushes `nil` in its place.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::os::raw::{c_int, c_void};
 
 use mlua::{ffi, Function, Lua};
 
 use crate::sandbox::Unlimited;
 
-/// The parameters a wrapper may read: bit `i` is register `i` (0 = `next`). Registers from 63
-/// up share bit 63.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Reads(pub u64);
+/// The parameters a wrapper may read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reads {
+    /// Bit `i`: register `i` (0 = `next`) may be read in any way. Registers from 63 up share
+    /// bit 63.
+    pub full: u64,
+    /// Registers (below 63) not in `full` that are only ever indexed with constant string keys
+    /// (`r.key`, `GETTABLE` with a constant operand), with those keys: a table in such a
+    /// register never escapes, so only these fields of it can be seen.
+    pub keyed: BTreeMap<usize, BTreeSet<String>>,
+}
 
 impl Reads {
     /// Every parameter read (the answer whenever the scan is not sure).
-    pub const ALL: Reads = Reads(u64::MAX);
+    pub const ALL: Reads = Reads {
+        full: u64::MAX,
+        keyed: BTreeMap::new(),
+    };
 
-    /// Register `r` may be read.
-    pub fn reads(self, r: usize) -> bool {
-        self.0 & bit(r) != 0
+    /// Register `r` may be read (wholly or by some constant keys).
+    pub fn reads(&self, r: usize) -> bool {
+        self.full & bit(r) != 0 || self.keyed.contains_key(&r)
+    }
+
+    /// The constant keys register `r` is indexed with, when that is all that reads it.
+    pub fn keys(&self, r: usize) -> Option<&BTreeSet<String>> {
+        if self.full & bit(r) != 0 {
+            return None;
+        }
+        self.keyed.get(&r)
     }
 
     /// The hook parameters (registers `1..=n`) as a mask with bit `j` for parameter `j`.
-    pub fn hook_params(self, n: usize) -> u64 {
+    pub fn hook_params(&self, n: usize) -> u64 {
         (0..n.min(64))
             .filter(|&j| self.reads(j + 1))
             .fold(0, |m, j| m | 1 << j)
@@ -142,6 +166,11 @@ mod op {
 const VARARG_ISVARARG: u8 = 2;
 /// `BITRK` of `lopcodes.h`: an RK operand at or above this names a constant.
 const BITRK: u32 = 256;
+/// Constant type tags of a dumped chunk (`lua.h`).
+const LUA_TNIL: u8 = 0;
+const LUA_TBOOLEAN: u8 = 1;
+const LUA_TNUMBER: u8 = 3;
+const LUA_TSTRING: u8 = 4;
 
 /// The registers a dumped Lua 5.1 chunk's top-level function may read ([`Reads::ALL`] when the
 /// chunk does not parse as one).
@@ -181,9 +210,11 @@ impl<'a> Reader<'a> {
         self.uint(self.int)
     }
 
-    fn string(&mut self) -> Option<()> {
+    /// A dumped string: its bytes without the trailing NUL (`None` for a missing string).
+    fn string(&mut self) -> Option<&'a [u8]> {
         let len = usize::try_from(self.uint(self.size_t)?).ok()?;
-        self.take(len).map(|_| ())
+        let s = self.take(len)?;
+        Some(s.strip_suffix(&[0]).unwrap_or(s))
     }
 }
 
@@ -197,6 +228,7 @@ fn scan_checked(chunk: &[u8]) -> Option<Reads> {
     if header[9] != 4 {
         return None;
     }
+    let number = usize::from(header[10]);
     let mut r = Reader {
         bytes: chunk,
         pos: 12,
@@ -222,18 +254,47 @@ fn scan_checked(chunk: &[u8]) -> Option<Reads> {
     } else {
         (1u64 << numparams) - 1
     };
-    let mut read = scan_code(&code)? & declared;
+    let (full, gets) = scan_code(&code)?;
+    let mut full = full & declared;
     // Arguments past the declared parameters: `...` (or `arg`) reads them; otherwise Lua
     // drops them.
     if is_vararg & VARARG_ISVARARG != 0 {
-        read |= !declared;
+        full |= !declared;
     }
-    Some(Reads(read))
+    // The constants (after the code): the names of the constant keys.
+    let mut keyed: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
+    if !gets.is_empty() {
+        let n = usize::try_from(r.int()?).ok()?;
+        let mut constants = Vec::with_capacity(n.min(1 << 16));
+        for _ in 0..n {
+            constants.push(match r.byte()? {
+                LUA_TNIL => None,
+                LUA_TBOOLEAN => r.byte().map(|_| None)?,
+                LUA_TNUMBER => r.take(number).map(|_| None)?,
+                LUA_TSTRING => Some(String::from_utf8_lossy(r.string()?).into_owned()),
+                _ => return None,
+            });
+        }
+        for (reg, k) in gets {
+            if reg as usize >= numparams.min(63) || full & bit(reg as usize) != 0 {
+                continue;
+            }
+            let set = keyed.entry(reg as usize).or_default();
+            // A key that is not a string constant names no struct field: nothing to keep.
+            if let Some(Some(name)) = constants.get(k as usize) {
+                set.insert(name.clone());
+            }
+        }
+    }
+    Some(Reads { full, keyed })
 }
 
-/// The registers `code` may read, or `None` for an instruction the scan does not know.
-fn scan_code(code: &[u32]) -> Option<u64> {
+/// The registers `code` may read, or `None` for an instruction the scan does not know; and
+/// the `(register, constant)` pairs of `GETTABLE r[K]` (reads by a constant key alone, kept
+/// apart from the full reads).
+fn scan_code(code: &[u32]) -> Option<(u64, Vec<(u32, u32)>)> {
     let mut read = 0u64;
+    let mut gets = Vec::new();
     let mut pc = 0;
     while pc < code.len() {
         let i = code[pc];
@@ -261,6 +322,10 @@ fn scan_code(code: &[u32]) -> Option<u64> {
             // `MOVE` is also the pseudo-instruction after `CLOSURE` that hands a register to
             // a nested function as an upvalue.
             op::MOVE | op::UNM | op::NOT | op::LEN | op::TESTSET => bit(b as usize),
+            op::GETTABLE if c >= BITRK && b < 63 => {
+                gets.push((b, c - BITRK));
+                0
+            }
             op::GETTABLE | op::SELF => bit(b as usize) | rk(c),
             op::SETGLOBAL | op::SETUPVAL | op::TEST => bit(a as usize),
             op::SETTABLE => bit(a as usize) | rk(b) | rk(c),
@@ -287,7 +352,7 @@ fn scan_code(code: &[u32]) -> Option<u64> {
             _ => return None,
         };
     }
-    Some(read)
+    Some((read, gets))
 }
 
 #[cfg(test)]

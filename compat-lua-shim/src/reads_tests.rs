@@ -188,6 +188,44 @@ fn find_code(dump: &[u8]) -> usize {
 }
 
 #[test]
+fn constant_key_reads_are_kept_apart() {
+    let keys = |src: &str, r: usize| -> Option<Vec<String>> {
+        reads_of(src).keys(r).map(|k| k.iter().cloned().collect())
+    };
+    let src = "return function(next, ctx) if ctx.user.hp < ctx.user.maxHp then return true end return next() end";
+    assert_eq!(keys(src, 1), Some(vec!["user".to_owned()]));
+    assert!(read(src, 1));
+    let src = "return function(next, ctx) local u = ctx.user return ctx.move, u end";
+    assert_eq!(
+        keys(src, 1),
+        Some(vec!["move".to_owned(), "user".to_owned()])
+    );
+    // A number key names no struct field.
+    assert_eq!(
+        keys("return function(next, ctx) return ctx[1] end", 1),
+        Some(vec![])
+    );
+    // Anything else makes the read whole.
+    for src in [
+        "return function(next, ctx) return ctx[k] end",
+        "return function(next, ctx) return ctx:foo() end",
+        "return function(next, ctx) return ctx.user, ctx end",
+        "return function(next, ctx) return function() return ctx.x end end",
+        "return function(next, ctx) ctx.x = 1 return ctx.x end",
+        "return function(next, ctx) return next(ctx) end",
+        "return function(next, ctx) for k in pairs(ctx) do end return ctx.x end",
+    ] {
+        assert_eq!(keys(src, 1), None, "{src}");
+        assert!(read(src, 1), "{src}");
+    }
+    // Unread: neither whole nor keyed.
+    assert_eq!(
+        keys("return function(next, ctx) return next() end", 1),
+        None
+    );
+}
+
+#[test]
 fn hook_params_mask() {
     let r = reads_of("return function(next, a, b, c) return next(c) end");
     assert_eq!(r.hook_params(3), 0b100);
@@ -246,20 +284,41 @@ mod.hooks:wrap("map.occupancy_allowed", function(next, game, ctx) READ_CTX retur
 mod.hooks:wrap("map.occupancy_allowed", function(next, game, ctx) READ_NEXT return ctx ~= nil end, -10)
 "##;
 
-    fn runtime(read: bool) -> Rc<Runtime> {
+    /// What the outer wrappers do with their parameters besides calling `next`.
+    #[derive(Clone, Copy, PartialEq)]
+    enum Use {
+        Nothing,
+        Whole,
+        /// Constant-key reads only (`ctx.user.hp`): only those fields are pushed.
+        Keys,
+        /// The same reads plus a whole read (every field pushed).
+        KeysAndWhole,
+    }
+
+    fn runtime(read: Use) -> Rc<Runtime> {
         let fill = |name: &str| {
-            if read {
-                format!("local _read = {name}")
-            } else {
-                String::new()
+            let keys = format!(
+                "mod.log:info('keys %s %s %s %s', type({name}.user), tostring({name}.user and {name}.user.hp), \
+                 tostring({name}.level), tostring({name}.version))"
+            );
+            match read {
+                Use::Nothing => String::new(),
+                Use::Whole => format!("local _read = {name}"),
+                Use::Keys => keys,
+                Use::KeysAndWhole => format!("local _read = {name} {keys}"),
             }
+        };
+        // `next` is a function: read it whole or not at all.
+        let next_use = match read {
+            Use::Whole | Use::KeysAndWhole => "local _read = next",
+            Use::Nothing | Use::Keys => "",
         };
         let main = format!(
             "local mod = ...\n{INNER}\n{}",
             OUTER
                 .replace("READ_CTX", &fill("ctx"))
                 .replace("READ_GAME", &fill("game"))
-                .replace("READ_NEXT", &fill("next"))
+                .replace("READ_NEXT", next_use)
         );
         let rt = Rc::new(Runtime::new());
         let mut host = LuaHost::new(&rt);
@@ -280,7 +339,7 @@ mod.hooks:wrap("map.occupancy_allowed", function(next, game, ctx) READ_NEXT retu
         rt
     }
 
-    fn run(read: bool) -> Vec<String> {
+    fn run(read: Use) -> Vec<String> {
         let rt = runtime(read);
         let mut out = Vec::new();
         // Enough calls to pass the lazy contexts' back-off window of a reading wrapper.
@@ -318,9 +377,21 @@ mod.hooks:wrap("map.occupancy_allowed", function(next, game, ctx) READ_NEXT retu
 
     #[test]
     fn wrappers_that_do_not_read_their_arguments_behave_as_ones_that_do() {
-        let unread = run(false);
-        let read = run(true);
+        let unread = run(Use::Nothing);
+        let read = run(Use::Whole);
         assert_eq!(unread, read);
+        let keys = run(Use::Keys);
+        assert_eq!(keys, run(Use::KeysAndWhole));
+        for needle in [
+            "keys table 89 nil nil",
+            "keys nil nil 81 nil",
+            "keys nil nil nil red",
+        ] {
+            assert!(
+                keys.iter().any(|l| l.contains(needle)),
+                "{needle}: {keys:#?}"
+            );
+        }
         for needle in [
             "battle.crit inner {battle=",
             "hp=number:89",

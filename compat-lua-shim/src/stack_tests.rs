@@ -37,7 +37,7 @@ impl<T: Serialize + ?Sized> IntoLuaMulti for Push<'_, T> {
         match self.fields {
             Some(names) => {
                 Ok(
-                    stack::push_fields(raw.state(), self.keys, names, u64::MAX, self.value)?
+                    stack::push_fields(raw.state(), self.keys, names, u64::MAX, &[], self.value)?
                         as c_int,
                 )
             }
