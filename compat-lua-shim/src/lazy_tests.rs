@@ -117,7 +117,7 @@ fn runtime(mode: LazyMode) -> Rc<Runtime> {
     rt
 }
 
-fn crit_args(hp: u16) -> BattleCritArgs {
+pub(crate) fn crit_args(hp: u16) -> BattleCritArgs {
     BattleCritArgs {
         ctx: CritContext {
             battle: BattleInfo::default(),

@@ -19,8 +19,10 @@ pub mod modapi;
 mod rawcall;
 #[cfg(test)]
 mod rawcall_tests;
+pub mod reads;
 pub mod sandbox;
 pub mod stack;
+mod stack_only;
 #[cfg(test)]
 mod stack_tests;
 

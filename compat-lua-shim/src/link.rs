@@ -31,6 +31,11 @@
 //!   object made besides the arguments is that closure; a `next` kept past its call carries a
 //!   generation no running frame has, and is refused;
 //! * the wrapper's answer is read off the stack (scalars directly, no `LuaValue` in between).
+//! * a parameter the wrapper never reads (a scan of its bytecode at `wrap` time,
+//!   [`crate::reads`]) is passed as `nil` without being converted, and a wrapper that never
+//!   reads its `next` gets `nil` instead of a fresh closure (mods cannot observe an unread
+//!   register: see [`crate::reads`]); a struct parameter that is only indexed by constant keys
+//!   (`ctx.user.hp`) is pushed with just those fields.
 //! * struct arguments with enough levels reach the wrapper as lazily materialized tables
 //!   ([`crate::lazy`]); a link whose wrapper touched one builds eagerly for [`LAZY_BACKOFF`]
 //!   calls.
@@ -194,6 +199,16 @@ struct TypedLink<H> {
     /// Calls left to build eagerly: set when the wrapper touched a lazy context (a wrapper that
     /// reads `ctx` pays the lazy machinery on top of the tables), see [`LAZY_BACKOFF`].
     eager_left: Cell<u32>,
+    /// The hook parameters the wrapper may read (bit `j` for parameter `j`, from
+    /// [`crate::reads`]); an unread one is passed as `nil`, unconverted.
+    params_read: u64,
+    /// Parameters (by index) of which the wrapper reads only some fields by constant key,
+    /// with those keys: only they are pushed.
+    params_only: Vec<(usize, Box<[String]>)>,
+    /// Every hook parameter is read (`params_read` covers them all).
+    all_read: bool,
+    /// The wrapper may read its `next` (one that never does gets `nil`: no closure made).
+    next_read: bool,
     _hook: PhantomData<fn() -> H>,
 }
 
@@ -217,6 +232,12 @@ where
         panic: RefCell::new(None),
     });
     let slow_next = persistent_next::<H>(&m.lua, shared.clone())?;
+    let reads = crate::reads::of_function(&m.lua, m.host.memory_limit.get(), &f);
+    let n = <H::Args as ArgList>::NAMES.len();
+    let params_read = reads.hook_params(n);
+    let params_only: Vec<(usize, Box<[String]>)> = (0..n)
+        .filter_map(|j| Some((j, reads.keys(j + 1)?.iter().cloned().collect())))
+        .collect();
     let refs = LinkRefs::new(
         &m.lua,
         m.host.memory_limit.get(),
@@ -230,6 +251,10 @@ where
         m: m.clone(),
         lazy: Cell::new(None),
         eager_left: Cell::new(0),
+        all_read: params_only.is_empty() && (n >= 64 || params_read == (1u64 << n) - 1),
+        params_read,
+        params_only,
+        next_read: reads.reads(0),
         _hook: PhantomData,
     };
     Ok(rt.wrap::<H, _>(&m.id, priority, move |next, args| link.call(next, args)))
@@ -314,7 +339,11 @@ where
             ffi::lua_pushnil(state);
             ffi::lua_rawgeti(state, ffi::LUA_REGISTRYINDEX, self.refs.handler as _);
             ffi::lua_rawgeti(state, ffi::LUA_REGISTRYINDEX, self.refs.func as _);
-            rawcall::push_next::<H>(state, &self.refs, gen);
+            if self.next_read {
+                rawcall::push_next::<H>(state, &self.refs, gen);
+            } else {
+                ffi::lua_pushnil(state);
+            }
             if let Err(e) = self.push_args(raw, state, base + 4, args) {
                 return Outcome::Failed(e);
             }
@@ -364,7 +393,7 @@ where
         let names = <H::Args as ArgList>::NAMES;
         let always = m.host.lazy_contexts.get() == crate::lazy::LazyMode::Always;
         let lazy = m.lazy.filter(|_| {
-            if H::CTX_RNG {
+            if H::CTX_RNG || !self.all_read {
                 return false;
             }
             if always {
@@ -405,7 +434,15 @@ where
                 }
                 ok
             }
-            None => stack::push_fields(state, &m.keys, names, args).is_ok(),
+            None => stack::push_fields(
+                state,
+                &m.keys,
+                names,
+                self.params_read,
+                &self.params_only,
+                args,
+            )
+            .is_ok(),
         };
         if !pushed {
             // Not positional as serialized (or not data): the `Value` path, which also names

@@ -695,6 +695,15 @@ impl ser::Serializer for KeySer<'_> {
 /// A struct whose fields do not match `names` exactly (a skipped field, another order, not a
 /// struct) is refused with [`PushError`], and the caller falls back to the `Value` path.
 ///
+/// A field whose bit in `read` is clear (bit `i` for field `i`, bit 63 for every field from 63
+/// up) is pushed as `nil` without being serialized: the wrapper never reads it
+/// ([`crate::reads`]). The field order is checked all the same. Catalog hook arguments cannot
+/// fail a push for their values (integers of at most 32 bits, no floats, no maps, no skipped
+/// fields), so skipping a value hides no error.
+///
+/// A field listed in `only` as `(index, keys)` is a struct of which only the fields named in
+/// `keys` are pushed (the wrapper reads nothing else of it: [`crate::reads`]).
+///
 /// # Safety
 /// See the module documentation: mlua lock held, memory limit lifted, and `names.len() + 1`
 /// free stack slots.
@@ -702,6 +711,8 @@ pub unsafe fn push_fields<T: Serialize + ?Sized>(
     state: *mut ffi::lua_State,
     keys: &KeyCache,
     names: &'static [&'static str],
+    read: u64,
+    only: &[(usize, Box<[String]>)],
     value: &T,
 ) -> Result<usize, PushError> {
     value.serialize(FieldsSer {
@@ -711,17 +722,23 @@ pub unsafe fn push_fields<T: Serialize + ?Sized>(
             depth: 0,
         },
         names,
+        read,
+        only,
     })
 }
 
-struct FieldsSer<'k> {
+struct FieldsSer<'k, 'o> {
     ser: StackSer<'k>,
     names: &'static [&'static str],
+    read: u64,
+    only: &'o [(usize, Box<[String]>)],
 }
 
-struct Fields<'k> {
+struct Fields<'k, 'o> {
     ser: StackSer<'k>,
     names: &'static [&'static str],
+    read: u64,
+    only: &'o [(usize, Box<[String]>)],
     pushed: usize,
 }
 
@@ -729,7 +746,7 @@ fn not_positional() -> PushError {
     PushError("arguments are not a struct in callback order".into())
 }
 
-impl ser::SerializeStruct for Fields<'_> {
+impl ser::SerializeStruct for Fields<'_, '_> {
     type Ok = usize;
     type Error = PushError;
     fn serialize_field<T: Serialize + ?Sized>(
@@ -740,7 +757,18 @@ impl ser::SerializeStruct for Fields<'_> {
         if self.names.get(self.pushed) != Some(&key) {
             return Err(not_positional());
         }
-        value.serialize(self.ser)?;
+        if self.read & (1 << self.pushed.min(63)) != 0 {
+            match self.only.iter().find(|(i, _)| *i == self.pushed) {
+                Some((_, keys)) => value.serialize(crate::stack_only::OnlySer {
+                    ser: self.ser,
+                    only: keys,
+                })?,
+                None => value.serialize(self.ser)?,
+            }
+        } else {
+            // SAFETY: module contract (a slot per field).
+            unsafe { ffi::lua_pushnil(self.ser.state) };
+        }
         self.pushed += 1;
         Ok(())
     }
@@ -761,7 +789,7 @@ macro_rules! refuse {
     )*};
 }
 
-impl<'k> ser::Serializer for FieldsSer<'k> {
+impl<'k, 'o> ser::Serializer for FieldsSer<'k, 'o> {
     type Ok = usize;
     type Error = PushError;
     type SerializeSeq = ser::Impossible<usize, PushError>;
@@ -769,13 +797,15 @@ impl<'k> ser::Serializer for FieldsSer<'k> {
     type SerializeTupleStruct = ser::Impossible<usize, PushError>;
     type SerializeTupleVariant = ser::Impossible<usize, PushError>;
     type SerializeMap = ser::Impossible<usize, PushError>;
-    type SerializeStruct = Fields<'k>;
+    type SerializeStruct = Fields<'k, 'o>;
     type SerializeStructVariant = ser::Impossible<usize, PushError>;
 
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Fields<'k>, PushError> {
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Fields<'k, 'o>, PushError> {
         Ok(Fields {
             ser: self.ser,
             names: self.names,
+            read: self.read,
+            only: self.only,
             pushed: 0,
         })
     }

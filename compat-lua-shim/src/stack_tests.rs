@@ -36,7 +36,10 @@ impl<T: Serialize + ?Sized> IntoLuaMulti for Push<'_, T> {
         }
         match self.fields {
             Some(names) => {
-                Ok(stack::push_fields(raw.state(), self.keys, names, self.value)? as c_int)
+                Ok(
+                    stack::push_fields(raw.state(), self.keys, names, u64::MAX, &[], self.value)?
+                        as c_int,
+                )
             }
             None => {
                 stack::push(raw.state(), self.keys, self.value)?;
