@@ -288,24 +288,24 @@ impl HookBus {
     pub(crate) fn call_chain<H: Hook, F: FnOnce(H::Args) -> H::Out>(
         &self,
         diagnostics: &Diagnostics,
-        args: &H::Args,
+        args: H::Args,
         vanilla: F,
     ) -> H::Out {
         // Held until the call returns: links that unsubscribe mid-call stay alive.
         let Some(snapshot) = self.snapshot(H::ID) else {
-            return vanilla(args.clone());
+            return vanilla(args);
         };
         let Some(chain) = snapshot.typed::<H>() else {
             // A chain stored under H's id always has H's type; a mismatch would mean two
             // hook types share an id, which the catalog's const checks rule out.
-            return vanilla(args.clone());
+            return vanilla(args);
         };
         let mut bottom = CallBottom::<H, F> {
             vanilla: Some(vanilla),
             ran: None,
             diagnostics,
         };
-        dispatch(&chain.links, args, &mut bottom)
+        dispatch(&chain.links, &args, &mut bottom)
     }
 }
 

@@ -67,7 +67,7 @@ impl Runtime {
             return vanilla(args);
         }
         self.hooks
-            .call_chain::<H, _>(&self.diagnostics.0, &args, vanilla)
+            .call_chain::<H, _>(&self.diagnostics.0, args, vanilla)
     }
 
     /// Constant-time: is anything listening to event `E`?
