@@ -42,7 +42,7 @@ use serde::ser::{self, Serialize};
 
 use crate::host::HostShared;
 use crate::sandbox::Unlimited;
-use crate::stack::{KeyCache, PushError, StackSer};
+use crate::stack::{not_positional, KeyCache, PushError, StackSer};
 
 /// Deepest lazy level (deeper structs are built eagerly with their parent).
 const MAX_PATH: usize = 8;
@@ -239,14 +239,6 @@ impl ser::SerializeStruct for PathStruct<'_, '_> {
     }
 }
 
-macro_rules! path_not_struct {
-    ($($method:ident($($arg:ty),*) -> $ret:ty;)*) => {$(
-        fn $method(self, $(_: $arg),*) -> Result<$ret, PushError> {
-            Err(not_struct())
-        }
-    )*};
-}
-
 impl<'m, 'a> ser::Serializer for PathSer<'m, 'a> {
     type Ok = ();
     type Error = PushError;
@@ -287,32 +279,7 @@ impl<'m, 'a> ser::Serializer for PathSer<'m, 'a> {
     ) -> Result<(), PushError> {
         Err(not_struct())
     }
-    path_not_struct! {
-        serialize_bool(bool) -> ();
-        serialize_i8(i8) -> ();
-        serialize_i16(i16) -> ();
-        serialize_i32(i32) -> ();
-        serialize_i64(i64) -> ();
-        serialize_u8(u8) -> ();
-        serialize_u16(u16) -> ();
-        serialize_u32(u32) -> ();
-        serialize_u64(u64) -> ();
-        serialize_f32(f32) -> ();
-        serialize_f64(f64) -> ();
-        serialize_char(char) -> ();
-        serialize_str(&str) -> ();
-        serialize_bytes(&[u8]) -> ();
-        serialize_none() -> ();
-        serialize_unit() -> ();
-        serialize_unit_struct(&'static str) -> ();
-        serialize_unit_variant(&'static str, u32, &'static str) -> ();
-        serialize_seq(Option<usize>) -> Self::SerializeSeq;
-        serialize_tuple(usize) -> Self::SerializeTuple;
-        serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct;
-        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant;
-        serialize_map(Option<usize>) -> Self::SerializeMap;
-        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
-    }
+    refuse_other_methods!(not_struct());
 }
 
 // ----- one field of a level: a lazy table for a struct, the eager value otherwise ------------
@@ -369,14 +336,6 @@ impl ser::SerializeStruct for FieldStruct<'_> {
     }
 }
 
-macro_rules! delegate {
-    ($($method:ident($($arg:ident: $ty:ty),*) -> $ret:ty;)*) => {$(
-        fn $method(self, $($arg: $ty),*) -> Result<$ret, PushError> {
-            ser::Serializer::$method(StackSer::new(self.maker.state, self.maker.keys), $($arg),*)
-        }
-    )*};
-}
-
 impl<'m, 'a: 'm> ser::Serializer for FieldSer<'m, 'a> {
     type Ok = ();
     type Error = PushError;
@@ -428,34 +387,7 @@ impl<'m, 'a: 'm> ser::Serializer for FieldSer<'m, 'a> {
             value,
         )
     }
-    delegate! {
-        serialize_bool(v: bool) -> ();
-        serialize_i8(v: i8) -> ();
-        serialize_i16(v: i16) -> ();
-        serialize_i32(v: i32) -> ();
-        serialize_i64(v: i64) -> ();
-        serialize_i128(v: i128) -> ();
-        serialize_u8(v: u8) -> ();
-        serialize_u16(v: u16) -> ();
-        serialize_u32(v: u32) -> ();
-        serialize_u64(v: u64) -> ();
-        serialize_u128(v: u128) -> ();
-        serialize_f32(v: f32) -> ();
-        serialize_f64(v: f64) -> ();
-        serialize_char(v: char) -> ();
-        serialize_str(v: &str) -> ();
-        serialize_bytes(v: &[u8]) -> ();
-        serialize_none() -> ();
-        serialize_unit() -> ();
-        serialize_unit_struct(name: &'static str) -> ();
-        serialize_unit_variant(name: &'static str, index: u32, variant: &'static str) -> ();
-        serialize_seq(len: Option<usize>) -> Self::SerializeSeq;
-        serialize_tuple(len: usize) -> Self::SerializeTuple;
-        serialize_tuple_struct(name: &'static str, len: usize) -> Self::SerializeTupleStruct;
-        serialize_tuple_variant(name: &'static str, index: u32, variant: &'static str, len: usize) -> Self::SerializeTupleVariant;
-        serialize_map(len: Option<usize>) -> Self::SerializeMap;
-        serialize_struct_variant(name: &'static str, index: u32, variant: &'static str, len: usize) -> Self::SerializeStructVariant;
-    }
+    forward_other_methods!(s => StackSer::new(s.maker.state, s.maker.keys));
 }
 
 /// The positional arguments: each pushed by [`FieldSer`] (so struct arguments are lazy).
@@ -468,10 +400,6 @@ struct ArgsStruct<'m, 'a> {
     maker: &'m mut Maker<'a>,
     names: &'static [&'static str],
     pushed: usize,
-}
-
-fn not_positional() -> PushError {
-    PushError("arguments are not a struct in callback order".into())
 }
 
 impl ser::SerializeStruct for ArgsStruct<'_, '_> {
@@ -543,32 +471,7 @@ impl<'m, 'a> ser::Serializer for ArgsSer<'m, 'a> {
     ) -> Result<(), PushError> {
         Err(not_positional())
     }
-    path_not_struct! {
-        serialize_bool(bool) -> ();
-        serialize_i8(i8) -> ();
-        serialize_i16(i16) -> ();
-        serialize_i32(i32) -> ();
-        serialize_i64(i64) -> ();
-        serialize_u8(u8) -> ();
-        serialize_u16(u16) -> ();
-        serialize_u32(u32) -> ();
-        serialize_u64(u64) -> ();
-        serialize_f32(f32) -> ();
-        serialize_f64(f64) -> ();
-        serialize_char(char) -> ();
-        serialize_str(&str) -> ();
-        serialize_bytes(&[u8]) -> ();
-        serialize_none() -> ();
-        serialize_unit() -> ();
-        serialize_unit_struct(&'static str) -> ();
-        serialize_unit_variant(&'static str, u32, &'static str) -> ();
-        serialize_seq(Option<usize>) -> Self::SerializeSeq;
-        serialize_tuple(usize) -> Self::SerializeTuple;
-        serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct;
-        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant;
-        serialize_map(Option<usize>) -> Self::SerializeMap;
-        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
-    }
+    refuse_other_methods!(not_struct());
 }
 
 // ----- the state's machinery ----------------------------------------------------------------

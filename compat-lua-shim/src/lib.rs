@@ -2,6 +2,9 @@
 //! PUC Lua 5.1 through mlua, one state per mod — over the same hook and event buses as Rhai
 //! mods. See `README.md` for the module table and `docs/modding-lua.md` for what loads.
 
+#[macro_use]
+mod ser_macros;
+
 pub mod bit;
 pub mod check;
 pub mod checkpoints;

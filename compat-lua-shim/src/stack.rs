@@ -742,7 +742,7 @@ struct Fields<'k, 'o> {
     pushed: usize,
 }
 
-fn not_positional() -> PushError {
+pub(crate) fn not_positional() -> PushError {
     PushError("arguments are not a struct in callback order".into())
 }
 
@@ -781,14 +781,6 @@ impl ser::SerializeStruct for Fields<'_, '_> {
     }
 }
 
-macro_rules! refuse {
-    ($($method:ident($($arg:ty),*) -> $ret:ty;)*) => {$(
-        fn $method(self, $(_: $arg),*) -> Result<$ret, PushError> {
-            Err(not_positional())
-        }
-    )*};
-}
-
 impl<'k, 'o> ser::Serializer for FieldsSer<'k, 'o> {
     type Ok = usize;
     type Error = PushError;
@@ -810,32 +802,7 @@ impl<'k, 'o> ser::Serializer for FieldsSer<'k, 'o> {
         })
     }
 
-    refuse! {
-        serialize_bool(bool) -> usize;
-        serialize_i8(i8) -> usize;
-        serialize_i16(i16) -> usize;
-        serialize_i32(i32) -> usize;
-        serialize_i64(i64) -> usize;
-        serialize_u8(u8) -> usize;
-        serialize_u16(u16) -> usize;
-        serialize_u32(u32) -> usize;
-        serialize_u64(u64) -> usize;
-        serialize_f32(f32) -> usize;
-        serialize_f64(f64) -> usize;
-        serialize_char(char) -> usize;
-        serialize_str(&str) -> usize;
-        serialize_bytes(&[u8]) -> usize;
-        serialize_none() -> usize;
-        serialize_unit() -> usize;
-        serialize_unit_struct(&'static str) -> usize;
-        serialize_unit_variant(&'static str, u32, &'static str) -> usize;
-        serialize_seq(Option<usize>) -> Self::SerializeSeq;
-        serialize_tuple(usize) -> Self::SerializeTuple;
-        serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct;
-        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant;
-        serialize_map(Option<usize>) -> Self::SerializeMap;
-        serialize_struct_variant(&'static str, u32, &'static str, usize) -> Self::SerializeStructVariant;
-    }
+    refuse_other_methods!(not_positional());
 
     fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<usize, PushError> {
         Err(not_positional())

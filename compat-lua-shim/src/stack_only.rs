@@ -38,14 +38,6 @@ impl ser::SerializeStruct for OnlyStruct<'_, '_> {
     }
 }
 
-macro_rules! forward {
-    ($($method:ident($($arg:ident: $ty:ty),*) -> $ret:ty;)*) => {$(
-        fn $method(self, $($arg: $ty),*) -> Result<$ret, PushError> {
-            ser::Serializer::$method(self.ser, $($arg),*)
-        }
-    )*};
-}
-
 impl<'k, 'o> ser::Serializer for OnlySer<'k, 'o> {
     type Ok = ();
     type Error = PushError;
@@ -69,34 +61,7 @@ impl<'k, 'o> ser::Serializer for OnlySer<'k, 'o> {
         })
     }
 
-    forward! {
-        serialize_bool(v: bool) -> ();
-        serialize_i8(v: i8) -> ();
-        serialize_i16(v: i16) -> ();
-        serialize_i32(v: i32) -> ();
-        serialize_i64(v: i64) -> ();
-        serialize_i128(v: i128) -> ();
-        serialize_u8(v: u8) -> ();
-        serialize_u16(v: u16) -> ();
-        serialize_u32(v: u32) -> ();
-        serialize_u64(v: u64) -> ();
-        serialize_u128(v: u128) -> ();
-        serialize_f32(v: f32) -> ();
-        serialize_f64(v: f64) -> ();
-        serialize_char(v: char) -> ();
-        serialize_str(v: &str) -> ();
-        serialize_bytes(v: &[u8]) -> ();
-        serialize_none() -> ();
-        serialize_unit() -> ();
-        serialize_unit_struct(name: &'static str) -> ();
-        serialize_unit_variant(name: &'static str, index: u32, variant: &'static str) -> ();
-        serialize_seq(len: Option<usize>) -> Container<'k>;
-        serialize_tuple(len: usize) -> Container<'k>;
-        serialize_tuple_struct(name: &'static str, len: usize) -> Container<'k>;
-        serialize_tuple_variant(name: &'static str, index: u32, variant: &'static str, len: usize) -> Container<'k>;
-        serialize_map(len: Option<usize>) -> Container<'k>;
-        serialize_struct_variant(name: &'static str, index: u32, variant: &'static str, len: usize) -> Container<'k>;
-    }
+    forward_other_methods!(s => s.ser);
 
     fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), PushError> {
         value.serialize(self)
