@@ -439,49 +439,27 @@ impl<'k> ser::Serializer for StackSer<'k> {
     }
 }
 
-impl ser::SerializeSeq for Container<'_> {
-    type Ok = ();
-    type Error = PushError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), PushError> {
-        self.item(value)
-    }
-    fn end(self) -> Result<(), PushError> {
-        Container::end(self)
-    }
+/// Lists, tuples and tuple (variant) fields: each element is the next array item.
+macro_rules! container_items {
+    ($($tr:ident :: $method:ident),+) => {$(
+        impl ser::$tr for Container<'_> {
+            type Ok = ();
+            type Error = PushError;
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), PushError> {
+                self.item(value)
+            }
+            fn end(self) -> Result<(), PushError> {
+                Container::end(self)
+            }
+        }
+    )+};
 }
-
-impl ser::SerializeTuple for Container<'_> {
-    type Ok = ();
-    type Error = PushError;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), PushError> {
-        self.item(value)
-    }
-    fn end(self) -> Result<(), PushError> {
-        Container::end(self)
-    }
-}
-
-impl ser::SerializeTupleStruct for Container<'_> {
-    type Ok = ();
-    type Error = PushError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), PushError> {
-        self.item(value)
-    }
-    fn end(self) -> Result<(), PushError> {
-        Container::end(self)
-    }
-}
-
-impl ser::SerializeTupleVariant for Container<'_> {
-    type Ok = ();
-    type Error = PushError;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), PushError> {
-        self.item(value)
-    }
-    fn end(self) -> Result<(), PushError> {
-        Container::end(self)
-    }
-}
+container_items!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 impl ser::SerializeMap for Container<'_> {
     type Ok = ();
