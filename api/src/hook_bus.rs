@@ -17,7 +17,7 @@
 //! per call. The slots are `UnsafeCell`s read only by cloning out and written only by swapping
 //! in (`Slot`), so a dispatch pays no borrow flag.
 
-use std::any::{Any, TypeId};
+use std::any::TypeId;
 use std::cell::{Cell, OnceCell, UnsafeCell};
 use std::ptr::NonNull;
 use std::rc::Rc;
@@ -40,8 +40,8 @@ impl HookHandle {
 }
 
 /// A chain with its hook type erased, so the bus can store every hook in one table. The typed
-/// chain is recovered with an `Any` downcast (trait upcasting: one `TypeId` comparison).
-trait ErasedChain: Any {
+/// chain is recovered through the `TypeId` its [`Snapshot`] carries.
+trait ErasedChain {
     fn len(&self) -> usize;
     fn without_seq(&self, seq: u64) -> Option<Rc<dyn ErasedChain>>;
     fn without_owner(&self, owner: &str) -> Option<Rc<dyn ErasedChain>>;
