@@ -6,19 +6,21 @@
 //!
 //! # The subscribed path (see `docs/decisions.md`, "Hook dispatch without a loop or a box")
 //!
-//! [`HookBus::call_chain`] reads the hook's slot, takes one `Rc` reference to the snapshot for
-//! the duration of the call (the only refcount traffic of a dispatch: it is what keeps the links
-//! alive when one of them unsubscribes mid-call), recovers the typed chain by comparing the
-//! `TypeId` stored beside the snapshot with a constant (no virtual call; `Snapshot::typed`), and
-//! runs [`dispatch`] with a stack-allocated bottom. Each link's wrapper receives the rest of the
-//! chain, the arguments and the bottom in registers and builds the author's `Next` in its own
-//! frame (`crate::hooks`); a link entry holds its wrapper's address resolved at subscription,
-//! so reaching the next link is one load of its code address. Nothing is boxed or allocated
-//! per call. The slots are `UnsafeCell`s read only by cloning out and written only by swapping
-//! in (`Slot`), so a dispatch pays no borrow flag.
+//! [`HookBus::call_chain`] receives the arguments as one opaque value ([`PassedArgs`]), reads
+//! the hook's slot, recovers the typed chain by comparing the `TypeId` stored beside the
+//! snapshot with a constant (no virtual call) and takes one typed `Rc` reference to it for the
+//! duration of the call ([`Snapshot::hold`]: the only refcount traffic of a dispatch, it is what
+//! keeps the links alive when one of them unsubscribes mid-call, and dropping it needs no
+//! vtable), then runs [`dispatch`] with a stack-allocated bottom. Each link's wrapper receives
+//! the rest of the chain, the arguments and the bottom in registers and builds the author's
+//! `Next` in its own frame (`crate::hooks`); a link entry holds its wrapper's call function and
+//! address, so reaching the next link is one indirect call through the entry. Nothing is boxed
+//! or allocated per call. The slots are `UnsafeCell`s read only by cloning out or holding the
+//! typed chain and written only by swapping in (`Slot`), so a dispatch pays no borrow flag.
 
 use std::any::TypeId;
 use std::cell::{Cell, OnceCell, UnsafeCell};
+use std::mem::ManuallyDrop;
 use std::ptr::NonNull;
 use std::rc::Rc;
 
@@ -43,8 +45,8 @@ impl HookHandle {
 /// chain is recovered through the `TypeId` its [`Snapshot`] carries.
 trait ErasedChain {
     fn len(&self) -> usize;
-    fn without_seq(&self, seq: u64) -> Option<Rc<dyn ErasedChain>>;
-    fn without_owner(&self, owner: &str) -> Option<Rc<dyn ErasedChain>>;
+    fn without_seq(&self, seq: u64) -> Option<Snapshot>;
+    fn without_owner(&self, owner: &str) -> Option<Snapshot>;
     fn owners(&self) -> Vec<(Rc<str>, i32)>;
 }
 
@@ -53,12 +55,12 @@ struct Chain<H: Hook> {
 }
 
 impl<H: Hook> Chain<H> {
-    fn filtered(&self, keep: impl Fn(&LinkEntry<H>) -> bool) -> Option<Rc<dyn ErasedChain>> {
+    fn filtered(&self, keep: impl Fn(&LinkEntry<H>) -> bool) -> Option<Snapshot> {
         if self.links.iter().all(&keep) {
             return None;
         }
         let links = self.links.iter().filter(|l| keep(l)).cloned().collect();
-        Some(Rc::new(Chain::<H> { links }))
+        Some(Snapshot::new(Chain::<H> { links }))
     }
 }
 
@@ -66,10 +68,10 @@ impl<H: Hook> ErasedChain for Chain<H> {
     fn len(&self) -> usize {
         self.links.len()
     }
-    fn without_seq(&self, seq: u64) -> Option<Rc<dyn ErasedChain>> {
+    fn without_seq(&self, seq: u64) -> Option<Snapshot> {
         self.filtered(|l| l.seq != seq)
     }
-    fn without_owner(&self, owner: &str) -> Option<Rc<dyn ErasedChain>> {
+    fn without_owner(&self, owner: &str) -> Option<Snapshot> {
         self.filtered(|l| &*l.owner != owner)
     }
     fn owners(&self) -> Vec<(Rc<str>, i32)> {
@@ -80,57 +82,57 @@ impl<H: Hook> ErasedChain for Chain<H> {
     }
 }
 
-/// A chain snapshot with the `TypeId` of its concrete `Chain<H>` and the address of that chain,
-/// so a dispatch recovers the typed chain with one comparison against a constant (no virtual
-/// `type_id` call, no offset computed from the vtable).
+/// A chain snapshot: the chain, owned type-erased (for the bus's bookkeeping and the final
+/// drop), with the `TypeId` of its concrete `Chain<H>` and the chain's address as
+/// `Rc::into_raw` gave it, so a dispatch recovers the typed chain with one comparison against a
+/// constant and holds it as a typed `Rc` (no virtual call, no vtable kept for the drop).
 #[derive(Clone)]
 struct Snapshot {
     chain: Rc<dyn ErasedChain>,
     type_id: TypeId,
-    /// `chain`'s data pointer.
-    data: NonNull<()>,
+    /// `Rc::into_raw` of the `Rc<Chain<H>>` that `chain` was made from.
+    raw: NonNull<()>,
 }
 
 impl Snapshot {
     fn new<H: Hook>(chain: Chain<H>) -> Snapshot {
-        Snapshot::of(Rc::new(chain), TypeId::of::<Chain<H>>())
-    }
-
-    fn of(chain: Rc<dyn ErasedChain>, type_id: TypeId) -> Snapshot {
+        let raw = Rc::into_raw(Rc::new(chain));
+        // SAFETY: `raw` was returned by `Rc::into_raw` just above; this takes its count back.
+        let typed: Rc<Chain<H>> = unsafe { Rc::from_raw(raw) };
         Snapshot {
-            data: NonNull::from(&*chain).cast(),
-            chain,
-            type_id,
+            chain: typed,
+            type_id: TypeId::of::<Chain<H>>(),
+            raw: NonNull::from(unsafe { &*raw }).cast(),
         }
     }
 
-    /// The same kind of chain with other links (`filtered` keeps the concrete type).
-    fn with_chain(&self, chain: Rc<dyn ErasedChain>) -> Snapshot {
-        Snapshot::of(chain, self.type_id)
-    }
-
-    /// The typed chain, if this snapshot holds a `Chain<H>`.
+    /// One more strong reference to the chain as a typed `Rc`, if this snapshot holds a
+    /// `Chain<H>`.
     #[inline(always)]
-    fn typed<H: Hook>(&self) -> Option<&Chain<H>> {
+    fn hold<H: Hook>(&self) -> Option<Rc<Chain<H>>> {
         if self.type_id != TypeId::of::<Chain<H>>() {
             return None;
         }
-        // SAFETY: `data` is the data pointer of `chain` (set in `of`) and `type_id` the
-        // `TypeId` of the concrete type behind it (set by `new` from the value it boxes, and
-        // carried unchanged by `with_chain`, whose chains come from `Chain::filtered` of the same
-        // `H`), so it points at a live `Chain<H>` for as long as `self`, which holds the `Rc`,
-        // is borrowed.
-        Some(unsafe { self.data.cast::<Chain<H>>().as_ref() })
+        let raw = self.raw.cast::<Chain<H>>().as_ptr().cast_const();
+        // SAFETY: `raw` is what `Rc::into_raw` returned for an `Rc<Chain<H>>` (set in `new`,
+        // the only constructor, whose `type_id` is that of `Chain<H>`: checked above), and
+        // `self.chain` holds a strong count on that allocation while `self` is borrowed, so
+        // adding a count and taking it back as an `Rc` is sound.
+        unsafe {
+            Rc::increment_strong_count(raw);
+            Some(Rc::from_raw(raw))
+        }
     }
 }
 
 /// One hook's current chain snapshot (`None`: no subscriber).
 ///
-/// Read by cloning the snapshot out ([`Slot::get`]) and written by swapping a new one in
-/// ([`Slot::replace`]); neither lets a reference into the cell outlive it nor runs foreign
-/// code while it is borrowed (an `Rc` clone and a `mem::replace`; the replaced value is
-/// dropped by the caller), and the bus is single-threaded (`UnsafeCell` makes it `!Sync`), so
-/// the cell needs no borrow flag on the dispatch path.
+/// Read by cloning the snapshot out ([`Slot::get`]) or taking a typed reference to its chain
+/// ([`Slot::hold`], the dispatch path), and written by swapping a new one in
+/// ([`Slot::replace`]); none lets a reference into the cell outlive it nor runs foreign code
+/// while it is borrowed (`Rc` clones, a `TypeId` comparison and a `mem::replace`; the replaced
+/// value is dropped by the caller), and the bus is single-threaded (`UnsafeCell` makes it
+/// `!Sync`), so the cell needs no borrow flag on the dispatch path.
 #[derive(Default)]
 struct Slot(UnsafeCell<Option<Snapshot>>);
 
@@ -138,8 +140,15 @@ impl Slot {
     #[inline(always)]
     fn get(&self) -> Option<Snapshot> {
         // SAFETY: see the type's docs: no other reference into the cell exists while this
-        // shared one is alive, because every access is confined to one of these two methods.
+        // shared one is alive, because every access is confined to one of these methods.
         unsafe { (*self.0.get()).clone() }
+    }
+
+    /// The chain as a typed `Rc` of its own, if there is one and it is a `Chain<H>`.
+    #[inline(always)]
+    fn hold<H: Hook>(&self) -> Option<Rc<Chain<H>>> {
+        // SAFETY: as in `get`.
+        unsafe { (*self.0.get()).as_ref()?.hold::<H>() }
     }
 
     fn replace(&self, snapshot: Option<Snapshot>) -> Option<Snapshot> {
@@ -222,10 +231,16 @@ impl HookBus {
         let current = self.snapshot(H::ID);
         let mut links: Vec<LinkEntry<H>> = current
             .as_ref()
-            .and_then(Snapshot::typed::<H>)
+            .and_then(Snapshot::hold::<H>)
             .map(|c| c.links.to_vec())
             .unwrap_or_default();
-        links.push(LinkEntry::new(f, priority, rank, seq, owner));
+        links.push(LinkEntry {
+            link: f,
+            priority,
+            rank,
+            seq,
+            owner,
+        });
         // Stable total order: priority descending, then load rank, then registration order.
         links.sort_by(|a, b| {
             b.priority
@@ -247,7 +262,7 @@ impl HookBus {
         };
         match current.chain.without_seq(handle.seq) {
             Some(next) => {
-                self.store(handle.hook, Some(current.with_chain(next)));
+                self.store(handle.hook, Some(next));
                 true
             }
             None => false,
@@ -261,8 +276,8 @@ impl HookBus {
             let id = HookId(index as u16);
             if let Some(current) = self.snapshot(id) {
                 if let Some(next) = current.chain.without_owner(owner) {
-                    removed += current.chain.len() - next.len();
-                    self.store(id, Some(current.with_chain(next)));
+                    removed += current.chain.len() - next.chain.len();
+                    self.store(id, Some(next));
                 }
             }
         }
@@ -288,24 +303,67 @@ impl HookBus {
     pub(crate) fn call_chain<H: Hook, F: FnOnce(H::Args) -> H::Out>(
         &self,
         diagnostics: &Diagnostics,
-        args: H::Args,
+        args: PassedArgs<H::Args>,
         vanilla: F,
     ) -> H::Out {
-        // Held until the call returns: links that unsubscribe mid-call stay alive.
-        let Some(snapshot) = self.snapshot(H::ID) else {
-            return vanilla(args);
-        };
-        let Some(chain) = snapshot.typed::<H>() else {
-            // A chain stored under H's id always has H's type; a mismatch would mean two
-            // hook types share an id, which the catalog's const checks rule out.
-            return vanilla(args);
+        // Held until the call returns: links that unsubscribe mid-call stay alive. `None` for a
+        // chain of another type: a chain stored under H's id always has H's type, and a mismatch
+        // would mean two hook types share an id, which the catalog's const checks rule out.
+        let Some(chain) = self.slot(H::ID).and_then(Slot::hold::<H>) else {
+            return vanilla(args.into_inner());
         };
         let mut bottom = CallBottom::<H, F> {
             vanilla: Some(vanilla),
             ran: None,
             diagnostics,
         };
-        dispatch(&chain.links, &args, &mut bottom)
+        dispatch(&chain.links, args.get(), &mut bottom)
+    }
+}
+
+/// A hook's arguments on their way into [`HookBus::call_chain`], as one opaque value.
+///
+/// A `repr(C)` union has no scalar or scalar-pair ABI, so arguments that fit in registers cross
+/// the call as whole words and the one copy the links then read by reference is written with
+/// one store per word; larger arguments cross by address as before (the links read the
+/// caller's copy). Passed as a plain tuple of two scalars, the same arguments arrived as two
+/// registers and were stored in two halves, and a link reading them with one wide load (as
+/// the compiler does for `(args.0 + 1, args.1)`) stalled on store forwarding — about 2.4 ns,
+/// a quarter of a three-link dispatch (`docs/performance.md`, hook_dispatch, session 4).
+#[repr(C)]
+pub(crate) union PassedArgs<A> {
+    args: ManuallyDrop<A>,
+}
+
+impl<A> PassedArgs<A> {
+    #[inline(always)]
+    pub(crate) fn new(args: A) -> Self {
+        PassedArgs {
+            args: ManuallyDrop::new(args),
+        }
+    }
+
+    #[inline(always)]
+    fn get(&self) -> &A {
+        // SAFETY: the union's only field is always initialized (`new`), and it is dropped only
+        // by `Drop`, after which no borrow can exist.
+        unsafe { &self.args }
+    }
+
+    #[inline(always)]
+    fn into_inner(self) -> A {
+        let mut this = ManuallyDrop::new(self);
+        // SAFETY: the field is initialized (`new`) and `this` is never dropped, so the value is
+        // moved out exactly once.
+        unsafe { ManuallyDrop::take(&mut this.args) }
+    }
+}
+
+impl<A> Drop for PassedArgs<A> {
+    fn drop(&mut self) {
+        // SAFETY: the field is initialized (`new`); `into_inner` moves it out without running
+        // this, so it is dropped exactly once.
+        unsafe { ManuallyDrop::drop(&mut self.args) }
     }
 }
 

@@ -31,8 +31,11 @@
 //! * **Empty chain.** No subscriber means `call` is exactly `vanilla(args)`: no clone, no
 //!   allocation; `wants_hook` is a bit test.
 
+use std::any::Any;
 use std::borrow::Cow;
 use std::fmt;
+use std::ptr::NonNull;
+use std::rc::Rc;
 
 /// The most links one hook's chain holds (see the chain rules above).
 pub const MAX_LINKS: usize = 1024;
@@ -93,34 +96,107 @@ pub type LinkResult<T> = Result<T, LinkError>;
 pub type LinkFn<H> =
     dyn Fn(&mut Next<'_, H>, &<H as Hook>::Args) -> LinkResult<<H as Hook>::Out> + 'static;
 
-/// A link as the bus calls it: `(rest of the chain, args in force, bottom) -> answer`.
+/// A link as the bus calls it: a plain function pointer taking the wrapper's address, the rest
+/// of the chain, the arguments in force and the bottom, and returning the answer.
 ///
-/// Built by [`erase`] around the author's closure. The three parameters travel in registers
-/// (slice, reference and trait-object pointer: six words with the closure's own pointer), the
-/// wrapper builds the author's [`Next`] in its own frame, and it applies the failure rule
-/// itself, so nothing but the answer crosses the type-erased call: no error value, no cursor in
-/// memory, and for the scalar outs of hot hooks the answer comes back in a register.
-pub(crate) type ErasedLinkFn<H> = dyn for<'a> Fn(
-        &'a [LinkEntry<H>],
-        &'a <H as Hook>::Args,
-        &'a mut (dyn Bottom<H> + 'a),
-    ) -> <H as Hook>::Out
-    + 'static;
+/// Built by [`erase`] around the author's closure: the function is the wrapper's own body
+/// (monomorphized for it), so calling a link is one indirect call through an address held in
+/// the chain entry, with no vtable in between. The parameters travel in registers, the wrapper
+/// builds the author's [`Next`] in its own frame, and it applies the failure rule itself, so
+/// nothing but the answer crosses the type-erased call: no error value, no cursor in memory,
+/// and for the scalar outs of hot hooks the answer comes back in a register.
+///
+/// `unsafe` because the first parameter must be the address of the wrapper the function was
+/// made for (which [`SharedLink`] guarantees by never separating the two).
+pub(crate) type LinkCall<H> = for<'a> unsafe fn(
+    NonNull<()>,
+    &'a [LinkEntry<H>],
+    &'a <H as Hook>::Args,
+    &'a mut (dyn Bottom<H> + 'a),
+) -> <H as Hook>::Out;
 
-/// How a chain owns a link: shared, so copy-on-write chain rebuilds never clone a closure.
-/// Dispatch does not go through it but through the entry's precomputed [`LinkEntry::call`].
-pub(crate) type SharedLink<H> = std::rc::Rc<ErasedLinkFn<H>>;
+/// A wrapped link: its call function, the wrapper's address (taken once, so calling a link
+/// is one indirect call through `call` with no `Rc` to follow and no vtable to read) and the
+/// allocation holding the wrapper. Shared, so copy-on-write chain rebuilds never clone a
+/// closure. The fields are private and only [`share`] makes one, so `call` and `data` always
+/// belong together.
+pub(crate) struct SharedLink<H: Hook> {
+    call: LinkCall<H>,
+    data: NonNull<()>,
+    wrapper: Rc<dyn Any>,
+}
+
+impl<H: Hook> Clone for SharedLink<H> {
+    fn clone(&self) -> Self {
+        SharedLink {
+            call: self.call,
+            data: self.data,
+            wrapper: self.wrapper.clone(),
+        }
+    }
+}
+
+impl<H: Hook> SharedLink<H> {
+    /// Run the link with the rest of the chain below it.
+    #[inline(always)]
+    fn run<'a>(
+        &self,
+        rest: &'a [LinkEntry<H>],
+        args: &'a H::Args,
+        bottom: &'a mut (dyn Bottom<H> + 'a),
+    ) -> H::Out {
+        // SAFETY: `share` made `call` as `call_wrapper::<H, W>` for the `W` it moved into
+        // `wrapper`'s allocation, and `data` as that `W`'s address; the three are never
+        // separated (private fields, copied together by `clone`), and `self.wrapper` keeps the
+        // `W` alive while `self` is borrowed.
+        unsafe { (self.call)(self.data, rest, args, bottom) }
+    }
+}
+
+/// The call function of wrapper type `W`: `data` is a `W`'s address.
+///
+/// # Safety
+/// `data` must point at a live `W`.
+unsafe fn call_wrapper<'a, H, W>(
+    data: NonNull<()>,
+    rest: &'a [LinkEntry<H>],
+    args: &'a H::Args,
+    bottom: &'a mut (dyn Bottom<H> + 'a),
+) -> H::Out
+where
+    H: Hook,
+    W: for<'b> Fn(&'b [LinkEntry<H>], &'b H::Args, &'b mut (dyn Bottom<H> + 'b)) -> H::Out,
+{
+    // SAFETY: the caller passes a live `W` (see the function's contract).
+    let wrapper = unsafe { data.cast::<W>().as_ref() };
+    wrapper(rest, args, bottom)
+}
+
+/// Pair wrapper `w` with its call function.
+fn share<H, W>(w: W) -> SharedLink<H>
+where
+    H: Hook,
+    W: for<'b> Fn(&'b [LinkEntry<H>], &'b H::Args, &'b mut (dyn Bottom<H> + 'b)) -> H::Out
+        + 'static,
+{
+    let wrapper: Rc<dyn Any> = Rc::new(w);
+    SharedLink {
+        call: call_wrapper::<H, W>,
+        data: NonNull::from(&*wrapper).cast(),
+        wrapper,
+    }
+}
 
 /// Wrap an author's link for the bus. The wrapper owns the chain rule for its link: `Ok` is the
 /// answer; `Err` is reported under `owner` and then, if `next` had returned, the last downstream
 /// result is the answer ("failed after next"), otherwise the rest of the chain runs with the
 /// arguments this link received ("failed" — skipped).
-pub(crate) fn erase<H, F>(owner: std::rc::Rc<str>, link: F) -> SharedLink<H>
+pub(crate) fn erase<H, F>(owner: Rc<str>, link: F) -> SharedLink<H>
 where
     H: Hook,
     F: Fn(&mut Next<'_, H>, &H::Args) -> LinkResult<H::Out> + 'static,
 {
-    std::rc::Rc::new(
+    share::<H, _>(
         move |rest: &[LinkEntry<H>], args: &H::Args, bottom: &mut (dyn Bottom<H> + '_)| {
             let mut next = Next {
                 rest,
@@ -166,55 +242,22 @@ pub(crate) trait Bottom<H: Hook> {
 
 /// One installed link.
 pub(crate) struct LinkEntry<H: Hook> {
-    /// The wrapper inside `f`'s allocation, resolved once when the entry is made: calling a
-    /// link is then one load of the code address from the vtable, instead of following the
-    /// `Rc` and computing the closure's offset in its allocation on every dispatch.
-    call: std::ptr::NonNull<ErasedLinkFn<H>>,
-    /// Owns the wrapper `call` points into (private, so no entry can replace it).
-    f: SharedLink<H>,
+    pub(crate) link: SharedLink<H>,
     pub(crate) priority: i32,
     pub(crate) rank: u32,
     pub(crate) seq: u64,
-    pub(crate) owner: std::rc::Rc<str>,
-}
-
-impl<H: Hook> LinkEntry<H> {
-    pub(crate) fn new(
-        f: SharedLink<H>,
-        priority: i32,
-        rank: u32,
-        seq: u64,
-        owner: std::rc::Rc<str>,
-    ) -> Self {
-        LinkEntry {
-            call: std::ptr::NonNull::from(&*f),
-            f,
-            priority,
-            rank,
-            seq,
-            owner,
-        }
-    }
-
-    /// The link's wrapper.
-    #[inline(always)]
-    fn wrapper(&self) -> &ErasedLinkFn<H> {
-        // SAFETY: `call` was made from `f`'s contents in `new` (and copied with `f` in `clone`);
-        // `f` is never replaced and keeps that allocation alive while `self` is borrowed, and
-        // the wrapper is only ever borrowed shared.
-        unsafe { self.call.as_ref() }
-    }
+    pub(crate) owner: Rc<str>,
 }
 
 impl<H: Hook> Clone for LinkEntry<H> {
     fn clone(&self) -> Self {
-        LinkEntry::new(
-            self.f.clone(),
-            self.priority,
-            self.rank,
-            self.seq,
-            self.owner.clone(),
-        )
+        LinkEntry {
+            link: self.link.clone(),
+            priority: self.priority,
+            rank: self.rank,
+            seq: self.seq,
+            owner: self.owner.clone(),
+        }
     }
 }
 
@@ -281,7 +324,7 @@ pub(crate) fn dispatch<'b, H: Hook>(
     bottom: &'b mut (dyn Bottom<H> + 'b),
 ) -> H::Out {
     match links.split_first() {
-        Some((link, rest)) => (link.wrapper())(rest, args, bottom),
+        Some((entry, rest)) => entry.link.run(rest, args, bottom),
         None => bottom.vanilla(args),
     }
 }

@@ -24,7 +24,7 @@ use crate::budget::DispatchBudget;
 use crate::diagnostics::{Diagnostic, Level, LogFeed};
 use crate::event_bus::{EventBus, ListenerHandle, Subscription};
 use crate::events::{Event, ListenerResult};
-use crate::hook_bus::{HookBus, HookHandle};
+use crate::hook_bus::{HookBus, HookHandle, PassedArgs};
 use crate::hooks::{Hook, HookId, LinkResult, Next, MAX_LINKS};
 use crate::owners::Owners;
 use crate::reasons::EmitError;
@@ -67,7 +67,7 @@ impl Runtime {
             return vanilla(args);
         }
         self.hooks
-            .call_chain::<H, _>(&self.diagnostics.0, args, vanilla)
+            .call_chain::<H, _>(&self.diagnostics.0, PassedArgs::new(args), vanilla)
     }
 
     /// Constant-time: is anything listening to event `E`?
