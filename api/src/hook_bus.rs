@@ -300,7 +300,7 @@ impl HookBus {
     /// Run the chain for `H` around `vanilla` (the subscribed path; the guard is inlined at
     /// the call site by `Runtime::call`).
     #[inline(never)]
-    pub(crate) fn call_chain<H: Hook, F: FnOnce(H::Args) -> H::Out>(
+    pub(crate) fn call_chain<H: Hook, F: FnOnce(&H::Args) -> H::Out>(
         &self,
         diagnostics: &Diagnostics,
         args: PassedArgs<H::Args>,
@@ -310,7 +310,7 @@ impl HookBus {
         // chain of another type: a chain stored under H's id always has H's type, and a mismatch
         // would mean two hook types share an id, which the catalog's const checks rule out.
         let Some(chain) = self.slot(H::ID).and_then(Slot::hold::<H>) else {
-            return vanilla(args.into_inner());
+            return vanilla(args.get());
         };
         let mut bottom = CallBottom::<H, F> {
             vanilla: Some(vanilla),
@@ -349,20 +349,12 @@ impl<A> PassedArgs<A> {
         // by `Drop`, after which no borrow can exist.
         unsafe { &self.args }
     }
-
-    #[inline(always)]
-    fn into_inner(self) -> A {
-        let mut this = ManuallyDrop::new(self);
-        // SAFETY: the field is initialized (`new`) and `this` is never dropped, so the value is
-        // moved out exactly once.
-        unsafe { ManuallyDrop::take(&mut this.args) }
-    }
 }
 
 impl<A> Drop for PassedArgs<A> {
     fn drop(&mut self) {
-        // SAFETY: the field is initialized (`new`); `into_inner` moves it out without running
-        // this, so it is dropped exactly once.
+        // SAFETY: the field is initialized (`new`) and nothing else drops or moves it out, so
+        // it is dropped exactly once.
         unsafe { ManuallyDrop::drop(&mut self.args) }
     }
 }
@@ -373,14 +365,14 @@ struct CallBottom<'d, H: Hook, F> {
     diagnostics: &'d Diagnostics,
 }
 
-impl<H: Hook, F: FnOnce(H::Args) -> H::Out> Bottom<H> for CallBottom<'_, H, F> {
+impl<H: Hook, F: FnOnce(&H::Args) -> H::Out> Bottom<H> for CallBottom<'_, H, F> {
     fn vanilla(&mut self, args: &H::Args) -> H::Out {
         if let Some(out) = &self.ran {
             return out.clone();
         }
         match self.vanilla.take() {
             Some(f) => {
-                let out = f(args.clone());
+                let out = f(args);
                 self.ran = Some(out.clone());
                 out
             }

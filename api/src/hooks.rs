@@ -28,8 +28,11 @@
 //!   its handle removes nothing. Every link a dispatch reaches (and every failed link it skips)
 //!   is one nested call, so the cap bounds the stack a dispatch can use; it also bounds the
 //!   copy-on-write cost of subscribing.
-//! * **Empty chain.** No subscriber means `call` is exactly `vanilla(args)`: no clone, no
+//! * **Empty chain.** No subscriber means `call` is exactly `vanilla(&args)`: no clone, no
 //!   allocation; `wants_hook` is a bit test.
+//! * **Vanilla borrows.** Vanilla receives a reference to the arguments in force at the bottom
+//!   (the site's, or the last replacement), so a subscribed call never copies the arguments for
+//!   it; a vanilla that needs an owned field clones just that field.
 
 use std::any::Any;
 use std::borrow::Cow;
@@ -46,9 +49,10 @@ pub struct HookId(pub u16);
 
 /// A hook: its stable name, catalog index, argument and result types.
 ///
-/// `Args` is cloned once per subscribed call (for vanilla); `Out` is cloned once per link that
-/// calls `next` (so the downstream result survives a link failing after `next`). Both are free
-/// for the scalar outs most hooks have.
+/// The bus never clones `Args` (links and vanilla borrow them; `Clone` is there for links that
+/// build a replacement from them). `Out` is cloned once per link that calls `next` (so the
+/// downstream result survives a link failing after `next`), free for the scalar outs most hooks
+/// have.
 pub trait Hook: 'static {
     const NAME: &'static str;
     const ID: HookId;

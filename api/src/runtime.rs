@@ -62,9 +62,9 @@ impl Runtime {
 
     /// Run the chain for `H` around `vanilla`. With no subscriber this is `vanilla(args)`.
     #[inline(always)]
-    pub fn call<H: Hook>(&self, args: H::Args, vanilla: impl FnOnce(H::Args) -> H::Out) -> H::Out {
+    pub fn call<H: Hook>(&self, args: H::Args, vanilla: impl FnOnce(&H::Args) -> H::Out) -> H::Out {
         if !self.hooks.wants(H::ID) {
-            return vanilla(args);
+            return vanilla(&args);
         }
         self.hooks
             .call_chain::<H, _>(&self.diagnostics.0, PassedArgs::new(args), vanilla)

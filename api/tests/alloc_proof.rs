@@ -1,6 +1,8 @@
 //! Counting-allocator proof: an unsubscribed site — guard, context never built, vanilla —
-//! allocates nothing; an unguarded `call`/`emit` with no subscriber allocates nothing; and the
-//! counter does see the allocations once someone subscribes (so the zero is not vacuous).
+//! allocates nothing; an unguarded `call`/`emit` with no subscriber allocates nothing; a
+//! subscribed call through native links copies no arguments (links and vanilla borrow them);
+//! and the counter does see the allocations once someone subscribes or a link copies the
+//! arguments (so the zeros are not vacuous).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -99,5 +101,27 @@ fn the_counter_sees_subscribed_sites() {
     assert_eq!(n, 0, "after unsubscribe the site is free again");
     rt.on::<events::WorldStepped, _>("m", 0, |_| Ok(()));
     let ((), n) = allocations(|| stepped_site(&rt, 1, 2));
+    assert!(n > 0);
+}
+
+#[test]
+fn a_subscribed_call_copies_no_arguments() {
+    // Context built outside the counted region: what is left is the dispatch itself.
+    let args = || hooks::MapOccupancyAllowedArgs::at_dock(GameInfo::default(), Some(3), Some(4));
+    let rt = Runtime::new();
+    rt.wrap::<hooks::MapOccupancyAllowed, _>("a", 1, |next, _| Ok(next.call()));
+    rt.wrap::<hooks::MapOccupancyAllowed, _>("b", 0, |next, ctx| {
+        Ok(next.call() || ctx.ctx.x == Some(99))
+    });
+    let input = args();
+    let (out, n) =
+        allocations(|| rt.call::<hooks::MapOccupancyAllowed>(input, |a| a.ctx.x == Some(3)));
+    // Links and vanilla borrow the arguments; dropping them is the only heap traffic (frees
+    // are not counted), so the dispatch allocates nothing.
+    assert_eq!((out, n), (true, 0));
+    // A link that replaces the arguments pays for its own copy, and the counter sees it.
+    rt.wrap::<hooks::MapOccupancyAllowed, _>("c", 2, |next, a| Ok(next.call_with(a.clone())));
+    let input = args();
+    let (_, n) = allocations(|| rt.call::<hooks::MapOccupancyAllowed>(input, |_| false));
     assert!(n > 0);
 }

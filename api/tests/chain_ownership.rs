@@ -58,7 +58,7 @@ impl Hook for Wide {
     type Out = u64;
 }
 
-fn pair_vanilla((t, b): (Tracked, u32)) -> u32 {
+fn pair_vanilla((t, b): &(Tracked, u32)) -> u32 {
     t.0 * 10 + b
 }
 

@@ -26,7 +26,7 @@ impl Hook for Other {
     type Out = &'static str;
 }
 
-type Vanilla = Box<dyn FnOnce((i64, i64)) -> i64>;
+type Vanilla = Box<dyn FnOnce(&(i64, i64)) -> i64>;
 
 /// A call counter and a factory of counting `a + b` vanillas.
 fn vanilla_counter() -> (Rc<Cell<u32>>, impl Fn() -> Vanilla) {
@@ -34,7 +34,7 @@ fn vanilla_counter() -> (Rc<Cell<u32>>, impl Fn() -> Vanilla) {
     let c = count.clone();
     (count, move || {
         let c = c.clone();
-        Box::new(move |(a, b)| {
+        Box::new(move |&(a, b)| {
             c.set(c.get() + 1);
             a + b
         })

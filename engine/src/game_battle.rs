@@ -450,7 +450,7 @@ fn trainer_party_site(game: &Game, def: &TrainerDef) -> Vec<PartyMember> {
             index: def.index,
             party: vanilla(def),
         };
-        return game.rt.call::<TrainerParty>(args, |a| a.party);
+        return game.rt.call::<TrainerParty>(args, |a| a.party.clone());
     }
     let _ = game;
     vanilla(def)

@@ -83,7 +83,7 @@ fn gate_parity_null_and_live_empty_buses_return_the_vanilla_list() {
         let mut calls = 0;
         let out = rt.call::<BattleFieldResidual>(sample_args(), |args| {
             calls += 1;
-            assert_eq!(args, sample_args());
+            assert_eq!(args, &sample_args());
             vanilla.clone()
         });
         assert_eq!((out, calls), (vanilla.clone(), 1));

@@ -192,7 +192,7 @@ pub fn warp_destination(rt: &Runtime, warp: &super::map::WarpDef) -> (String, u3
             },
         };
         let out = rt.call::<hooks::WarpDestination>(args, |a| hooks::WarpTarget {
-            map_id: a.map_id,
+            map_id: a.map_id.clone(),
             x: a.x,
             y: a.y,
         });
