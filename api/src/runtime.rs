@@ -60,7 +60,9 @@ impl Runtime {
         self.hooks.wants(H::ID)
     }
 
-    /// Run the chain for `H` around `vanilla`. With no subscriber this is `vanilla(args)`.
+    /// Run the chain for `H` around `vanilla`. With no subscriber this is `vanilla(&args)`.
+    /// Vanilla borrows the arguments in force at the bottom of the chain (the site's, or a
+    /// link's replacement) and runs at most once; see [`crate::hooks`] for the chain rules.
     #[inline(always)]
     pub fn call<H: Hook>(&self, args: H::Args, vanilla: impl FnOnce(&H::Args) -> H::Out) -> H::Out {
         if !self.hooks.wants(H::ID) {
