@@ -21,7 +21,6 @@
 use std::any::TypeId;
 use std::cell::{Cell, OnceCell, UnsafeCell};
 use std::mem::ManuallyDrop;
-use std::ptr::NonNull;
 use std::rc::Rc;
 
 use crate::bitset::{Bitset, GUARD_CAPACITY};
@@ -91,7 +90,7 @@ struct Snapshot {
     chain: Rc<dyn ErasedChain>,
     type_id: TypeId,
     /// `Rc::into_raw` of the `Rc<Chain<H>>` that `chain` was made from.
-    raw: NonNull<()>,
+    raw: *const (),
 }
 
 impl Snapshot {
@@ -102,7 +101,7 @@ impl Snapshot {
         Snapshot {
             chain: typed,
             type_id: TypeId::of::<Chain<H>>(),
-            raw: NonNull::from(unsafe { &*raw }).cast(),
+            raw: raw.cast(),
         }
     }
 
@@ -113,7 +112,7 @@ impl Snapshot {
         if self.type_id != TypeId::of::<Chain<H>>() {
             return None;
         }
-        let raw = self.raw.cast::<Chain<H>>().as_ptr().cast_const();
+        let raw = self.raw.cast::<Chain<H>>();
         // SAFETY: `raw` is what `Rc::into_raw` returned for an `Rc<Chain<H>>` (set in `new`,
         // the only constructor, whose `type_id` is that of `Chain<H>`: checked above), and
         // `self.chain` holds a strong count on that allocation while `self` is borrowed, so
