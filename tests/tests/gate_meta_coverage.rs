@@ -14,8 +14,8 @@
 //! 4. The gate files mention their catalog accessors.
 //!
 //! To break it on purpose: delete the `rt.call::<CatchPartyFull>` line in
-//! `engine/src/battle/capture.rs` (→ "catalog hook catch.party_full has no site"), or spell a
-//! site `rt.call::<hooks::NotAHook>` (→ "site raises a name not in the catalog").
+//! `engine/src/battle/capture/path.rs` (→ "catalog hook catch.party_full has no site"), or
+//! spell a site `rt.call::<hooks::NotAHook>` (→ "site raises a name not in the catalog").
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
