@@ -30,6 +30,7 @@ pub(crate) struct DamageVars {
 
 /// `CalculateDamage` for plain numbers: `((2L/5 + 2) * power * atk / def) / 50`, capped at
 /// 997, plus 2. `def` 0 is treated as 1 (the cartridge would freeze dividing by zero).
+#[inline]
 pub(crate) fn base_damage(v: DamageVars) -> u16 {
     let level2 = u32::from(v.level) * 2;
     let a = level2 / 5 + 2;
