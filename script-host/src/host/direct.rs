@@ -39,6 +39,7 @@
 use std::cell::Cell;
 
 use super::patch::{ArgSlots, Buffers};
+use super::reads::{read_paths, ReadPaths};
 use rhai::{
     ASTNode, Caches, Dynamic, Engine, EvalAltResult, FnArgsVec, FnPtr, GlobalRuntimeState,
     ImmutableString, Position, Scope, StmtBlock, AST,
@@ -56,6 +57,9 @@ pub struct DirectFn {
     body: StmtBlock,
     /// Which declared parameters the body names (an unnamed one is never written).
     used: FnArgsVec<bool>,
+    /// The parts of each declared parameter the body can read, when it reads only some
+    /// ([`super::reads`]; `None`: the whole value).
+    paths: FnArgsVec<Option<ReadPaths>>,
     /// The global state a fresh frame starts from (the mod's script functions linked).
     template: GlobalRuntimeState,
     /// The reusable frame (`None` while a call holds it).
@@ -79,6 +83,8 @@ pub struct ScopeSlots<'a> {
     params: &'a [ImmutableString],
     /// Which of them the body names.
     used: &'a [bool],
+    /// Which parts of them it reads.
+    paths: &'a [Option<ReadPaths>],
 }
 
 impl ArgSlots for ScopeSlots<'_> {
@@ -88,6 +94,9 @@ impl ArgSlots for ScopeSlots<'_> {
     }
     fn used(&self, i: usize) -> bool {
         self.used.get(i).copied().unwrap_or(true)
+    }
+    fn paths(&self, i: usize) -> Option<&ReadPaths> {
+        self.paths.get(i)?.as_ref()
     }
 }
 
@@ -99,7 +108,7 @@ impl ArgSlots for ScopeSlots<'_> {
 /// parameters count as used.
 fn used_params(body: &StmtBlock, params: &[ImmutableString]) -> FnArgsVec<bool> {
     let text = format!("{body:?}");
-    if text.contains("capture_parent_scope") || text.contains("Custom(") {
+    if sees_whole_scope(&text) {
         return params.iter().map(|_| true).collect();
     }
     let mut tokens = text
@@ -112,6 +121,28 @@ fn used_params(body: &StmtBlock, params: &[ImmutableString]) -> FnArgsVec<bool> 
         }
     }
     used
+}
+
+/// Can something in the body (printed as `text`) read variables without naming them: a call
+/// sharing the caller's scope (`f!(…)`) or custom syntax?
+fn sees_whole_scope(text: &str) -> bool {
+    text.contains("capture_parent_scope") || text.contains("Custom(")
+}
+
+/// The parts of each parameter the body reads (`None`: the whole value, or not named at all).
+fn param_paths(
+    body: &StmtBlock,
+    params: &[ImmutableString],
+    used: &[bool],
+) -> FnArgsVec<Option<ReadPaths>> {
+    if sees_whole_scope(&format!("{body:?}")) {
+        return params.iter().map(|_| None).collect();
+    }
+    params
+        .iter()
+        .zip(used)
+        .map(|(p, &u)| if u { read_paths(body, p) } else { None })
+        .collect()
 }
 
 impl DirectFn {
@@ -156,10 +187,13 @@ impl DirectFn {
         if format!("{:?}", fn_def.body) != format!("Statements({block:?})") {
             return None;
         }
-        let used = used_params(&block, &params[f.curry().len()..]);
+        let declared = &params[f.curry().len()..];
+        let used = used_params(&block, declared);
+        let paths = param_paths(&block, declared, &used);
         Some(DirectFn {
             name: fn_def.name.clone(),
             used,
+            paths,
             params,
             curry: f.curry().iter().cloned().collect(),
             body: block,
@@ -215,6 +249,7 @@ impl DirectFn {
             scope: &mut frame.scope,
             params: &self.params[self.curry.len()..],
             used: &self.used,
+            paths: &self.paths,
         }
     }
 

@@ -8,6 +8,7 @@
 //! | [`vm`] | the sandboxed engine builder, one mod's VM, host-shared state |
 //! | [`direct`] | a link closure's direct call path: its body in a reused call frame |
 //! | [`patch`] | a link's arguments written over the previous call's values in place |
+//! | [`reads`] | which fields of an argument a closure can read (`ctx.user.hp` chains), so only those are written |
 //! | [`imports`] | mod files, confined `import` resolution, module preloading |
 //! | [`handles`] | capability handles (`hooks`, `events`, `log`, `save`, `options`, `content`, `world`, `checkpoints`, `datasets`, `mod_info`), typed `next`; `handles::datasets` is RFC 0015's views (`each()` pairs of read-only `DatasetRecord`s) |
 //! | [`convert`] | `Value` ↔ `Dynamic` (detached copies, data only) |
@@ -34,6 +35,7 @@ pub mod imports;
 pub mod limits;
 pub mod loader;
 pub mod patch;
+pub mod reads;
 pub mod script_rng;
 pub mod session;
 pub mod trace;

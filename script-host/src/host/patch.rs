@@ -21,6 +21,8 @@
 use pallet_api::script::ValueSink;
 use rhai::{Array, Dynamic, FnPtr, Identifier, ImmutableString, Map};
 
+use super::reads::{Filter, ReadPaths};
+
 /// Where the top-level values go: argument `i` of the closure (0 is `next`).
 pub trait ArgSlots {
     fn slot(&mut self, i: usize) -> Option<&mut Dynamic>;
@@ -28,6 +30,11 @@ pub trait ArgSlots {
     /// value is still streamed, so a conversion error fails the link as before).
     fn used(&self, _i: usize) -> bool {
         true
+    }
+    /// The parts of argument `i` the closure reads, when it reads only some (`None`: all of
+    /// it). Entries of a map outside them are not written ([`super::reads`]).
+    fn paths(&self, _i: usize) -> Option<&ReadPaths> {
+        None
     }
 }
 
@@ -48,6 +55,8 @@ enum Frame {
 #[derive(Default)]
 pub struct Buffers {
     stack: Vec<Frame>,
+    /// What each open container writes (parallel to `stack`).
+    filters: Vec<Filter>,
     /// The keys of patched maps (looked up as slices: no key string is built per entry).
     text: String,
 }
@@ -69,12 +78,20 @@ pub struct PatchSink<'a, S: ArgSlots> {
     /// The next top-level argument (1: the first after `next`).
     top: usize,
     stack: &'a mut Vec<Frame>,
+    filters: &'a mut Vec<Filter>,
     text: &'a mut String,
     /// Build every container anew (the retry after a failed patch).
     fresh: bool,
     failed: bool,
-    /// Open containers of a top-level value that is not written (an unused argument).
+    /// Open containers of a value that is not written (an unused argument, or a map entry the
+    /// closure cannot read).
     skipping: usize,
+    /// Whether the value being skipped is a whole (top-level) argument.
+    skipping_argument: bool,
+    /// The next value is a map entry the closure cannot read: not written.
+    skip_next: bool,
+    /// What the next value in a filtered map writes (set by its key).
+    pending: Filter,
 }
 
 /// Is `d` a value exactly as the host writes it (so patching it in place, or keeping it,
@@ -103,15 +120,20 @@ impl<'a, S: ArgSlots> PatchSink<'a, S> {
     /// Patch the previous values in place where they allow it.
     pub fn new(slots: &'a mut S, buf: &'a mut Buffers) -> Self {
         buf.stack.clear();
+        buf.filters.clear();
         buf.text.clear();
         PatchSink {
             slots,
             top: 1,
             stack: &mut buf.stack,
+            filters: &mut buf.filters,
             text: &mut buf.text,
             fresh: false,
             failed: false,
             skipping: 0,
+            skipping_argument: false,
+            skip_next: false,
+            pending: Filter::Whole,
         }
     }
 
@@ -127,6 +149,7 @@ impl<'a, S: ArgSlots> PatchSink<'a, S> {
     pub fn finish(self, count: usize) -> Finish {
         let complete = self.stack.is_empty() && self.skipping == 0 && self.top == count + 1;
         self.stack.clear();
+        self.filters.clear();
         match (complete, self.failed) {
             (true, false) => Finish::Complete,
             (_, true) if !self.fresh => Finish::Retry,
@@ -136,6 +159,10 @@ impl<'a, S: ArgSlots> PatchSink<'a, S> {
 
     /// Write a value: `set` gets the slot (the previous value, or unit for a new one).
     fn put(&mut self, set: impl FnOnce(&mut Dynamic)) {
+        self.pending = Filter::Whole;
+        if std::mem::take(&mut self.skip_next) {
+            return;
+        }
         match self.stack.last_mut() {
             None if !self.slots.used(self.top) => self.top += 1,
             None => {
@@ -205,13 +232,34 @@ impl<'a, S: ArgSlots> PatchSink<'a, S> {
 }
 
 impl<S: ArgSlots> PatchSink<'_, S> {
-    /// Open a container: `false` when it belongs to an argument that is not written.
+    /// Open a container: `false` when it is not written (an unused argument, or a map entry
+    /// the closure cannot read).
     fn open(&mut self) -> bool {
-        if self.skipping > 0 || (self.stack.is_empty() && !self.slots.used(self.top)) {
+        if self.skipping > 0 {
             self.skipping += 1;
             return false;
         }
+        let unused_argument = self.stack.is_empty() && !self.slots.used(self.top);
+        if unused_argument || std::mem::take(&mut self.skip_next) {
+            self.skipping = 1;
+            self.skipping_argument = unused_argument;
+            return false;
+        }
         true
+    }
+
+    /// What the container being opened writes: the argument's read paths at the top level,
+    /// whole inside a list or a whole value, else what its key selected.
+    fn take_filter(&mut self) -> Filter {
+        let pending = std::mem::replace(&mut self.pending, Filter::Whole);
+        match self.filters.last() {
+            None => self
+                .slots
+                .paths(self.top)
+                .map_or(Filter::Whole, ReadPaths::root),
+            Some(Filter::Whole) => Filter::Whole,
+            Some(Filter::Keys(_)) => pending,
+        }
     }
 }
 
@@ -255,6 +303,8 @@ impl<S: ArgSlots> ValueSink for PatchSink<'_, S> {
         if !self.open() {
             return;
         }
+        // A list is written whole (a property chain cannot select its elements).
+        self.take_filter();
         let previous = self.take_previous();
         let frame = if plain(&previous) && previous.is_array() {
             Frame::PatchList(previous, 0)
@@ -262,11 +312,13 @@ impl<S: ArgSlots> ValueSink for PatchSink<'_, S> {
             Frame::List(Array::with_capacity(len_hint.min(4096)))
         };
         self.stack.push(frame);
+        self.filters.push(Filter::Whole);
     }
     fn begin_map(&mut self, _len_hint: usize) {
         if !self.open() {
             return;
         }
+        let filter = self.take_filter();
         let previous = self.take_previous();
         let frame = if plain(&previous) && previous.is_map() {
             Frame::PatchMap(previous, (0, 0), 0)
@@ -274,10 +326,21 @@ impl<S: ArgSlots> ValueSink for PatchSink<'_, S> {
             Frame::Map(Map::new(), Identifier::new())
         };
         self.stack.push(frame);
+        self.filters.push(filter);
     }
     fn key(&mut self, key: &str) {
         if self.skipping > 0 {
             return;
+        }
+        if let Some(&Filter::Keys(node)) = self.filters.last() {
+            match self.slots.paths(self.top).and_then(|p| p.child(node, key)) {
+                Some(filter) => self.pending = filter,
+                None => {
+                    // An entry the closure cannot read: its value is streamed, not written.
+                    self.skip_next = true;
+                    return;
+                }
+            }
         }
         match self.stack.last_mut() {
             Some(Frame::PatchMap(_, pending, _)) => {
@@ -292,12 +355,13 @@ impl<S: ArgSlots> ValueSink for PatchSink<'_, S> {
     fn end(&mut self) {
         if self.skipping > 0 {
             self.skipping -= 1;
-            if self.skipping == 0 {
+            if self.skipping == 0 && self.skipping_argument {
                 // The unused argument is complete.
                 self.top += 1;
             }
             return;
         }
+        self.filters.pop();
         let value = match self.stack.pop() {
             Some(Frame::PatchMap(map, _, written)) => {
                 if map.read_lock::<Map>().is_none_or(|m| m.len() != written) {
