@@ -106,13 +106,14 @@ pub fn read_paths(body: &StmtBlock, name: &str) -> Option<ReadPaths> {
     let mut walk_path = Vec::new();
     for stmt in body.iter() {
         let finished = stmt.walk(&mut walk_path, &mut |path: &[ASTNode]| {
-            let [.., parent, ASTNode::Expr(var @ Expr::Variable(v, ..))] = path else {
+            let Some(ASTNode::Expr(var @ Expr::Variable(v, ..))) = path.last() else {
                 return true;
             };
             if v.1.as_str() != name {
                 return true;
             }
-            match chain(path, parent, var) {
+            let parent = path.len().checked_sub(2).map(|i| &path[i]);
+            match parent.and_then(|parent| chain(path, parent, var)) {
                 Some(keys) => {
                     paths.insert(&keys);
                     true
