@@ -475,6 +475,84 @@ mod tests {
         );
     }
 
+    /// Slots whose argument 1 is read only through `paths`.
+    struct Filtered(Vec<Dynamic>, ReadPaths);
+    impl ArgSlots for Filtered {
+        fn slot(&mut self, i: usize) -> Option<&mut Dynamic> {
+            self.0.get_mut(i)
+        }
+        fn paths(&self, i: usize) -> Option<&ReadPaths> {
+            (i == 1).then_some(&self.1)
+        }
+    }
+
+    #[test]
+    fn a_filtered_argument_gets_exactly_the_read_paths() {
+        use pallet_api::Value;
+        let ctx = |name: &str, hp: i64, types: &[&str], turn: Option<i64>| {
+            Value::map([
+                (
+                    "user",
+                    Value::map([
+                        ("name", Value::from(name)),
+                        ("hp", Value::Int(hp)),
+                        (
+                            "types",
+                            Value::List(types.iter().map(|t| Value::from(*t)).collect()),
+                        ),
+                    ]),
+                ),
+                (
+                    "battle",
+                    match turn {
+                        Some(t) => Value::map([("turn", Value::Int(t))]),
+                        None => Value::map([("kind", Value::from("wild"))]),
+                    },
+                ),
+                ("critical", Value::Bool(hp > 10)),
+            ])
+        };
+        let expected = |v: &Value| {
+            // What the closure may see: user.hp, user.types (whole), battle.turn.
+            let Value::Map(m) = v else { unreachable!() };
+            let Value::Map(user) = &m["user"] else {
+                unreachable!()
+            };
+            let Value::Map(battle) = &m["battle"] else {
+                unreachable!()
+            };
+            let mut u = vec![("hp", user["hp"].clone()), ("types", user["types"].clone())];
+            u.retain(|(_, v)| *v != Value::Nil);
+            let mut b = Vec::new();
+            if let Some(t) = battle.get("turn") {
+                b.push(("turn", t.clone()));
+            }
+            built(&Value::map([
+                ("user", Value::map(u)),
+                ("battle", Value::map(b)),
+            ]))
+        };
+        let paths =
+            ReadPaths::from_paths(&[&["user", "hp"], &["user", "types"], &["battle", "turn"]]);
+        let mut slots = Filtered(vec![Dynamic::UNIT, Dynamic::UNIT], paths);
+        let a = ctx("PIKACHU", 35, &["ELECTRIC"], Some(3));
+        let b = ctx("PIDGEY", 7, &["NORMAL", "FLYING"], None);
+        let c = ctx("RAICHU", 60, &[], Some(9));
+        for v in [&a, &a, &b, &c, &a, &b, &b] {
+            let mut buf = Buffers::default();
+            let mut sink = PatchSink::new(&mut slots, &mut buf);
+            pallet_api::script::to_sink(v, &mut sink).unwrap();
+            let mut done = sink.finish(1);
+            if done == Finish::Retry {
+                let mut sink = PatchSink::fresh(&mut slots, &mut buf);
+                pallet_api::script::to_sink(v, &mut sink).unwrap();
+                done = sink.finish(1);
+            }
+            assert_eq!(done, Finish::Complete);
+            assert_eq!(format!("{:?}", slots.0[1]), expected(v));
+        }
+    }
+
     #[test]
     fn next_reuses_a_plain_pointer_and_replaces_anything_else() {
         let next = FnPtr::new("next").unwrap();

@@ -78,6 +78,17 @@ impl ReadPaths {
         self.nodes[at].children.clear();
     }
 
+    /// Paths given as key lists (tests of the writers that apply them).
+    #[cfg(test)]
+    pub fn from_paths(paths: &[&[&str]]) -> Self {
+        let mut p = ReadPaths::new();
+        for path in paths {
+            let keys: Vec<ImmutableString> = path.iter().map(|k| (*k).into()).collect();
+            p.insert(&keys);
+        }
+        p
+    }
+
     /// The argument's own filter.
     pub fn root(&self) -> Filter {
         self.filter(0)
