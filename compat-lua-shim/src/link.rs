@@ -35,7 +35,8 @@
 //!   [`crate::reads`]) is passed as `nil` without being converted, and a wrapper that never
 //!   reads its `next` gets `nil` instead of a fresh closure (mods cannot observe an unread
 //!   register: see [`crate::reads`]); a struct parameter that is only indexed by constant keys
-//!   (`ctx.user.hp`) is pushed with just those fields.
+//!   is pushed with just the fields on those key paths (`ctx.user.hp`: `ctx.user` with only
+//!   its `hp`).
 //! * struct arguments with enough levels reach the wrapper as lazily materialized tables
 //!   ([`crate::lazy`]); a link whose wrapper touched one builds eagerly for [`LAZY_BACKOFF`]
 //!   calls.
@@ -202,9 +203,9 @@ struct TypedLink<H> {
     /// The hook parameters the wrapper may read (bit `j` for parameter `j`, from
     /// [`crate::reads`]); an unread one is passed as `nil`, unconverted.
     params_read: u64,
-    /// Parameters (by index) of which the wrapper reads only some fields by constant key,
-    /// with those keys: only they are pushed.
-    params_only: Vec<(usize, Box<[String]>)>,
+    /// Parameters (by index) of which the wrapper reads only some fields by constant keys,
+    /// with those key paths: only they are pushed.
+    params_only: Vec<(usize, stack::Only)>,
     /// Every hook parameter is read (`params_read` covers them all).
     all_read: bool,
     /// The wrapper may read its `next` (one that never does gets `nil`: no closure made).
@@ -235,8 +236,19 @@ where
     let reads = crate::reads::of_function(&m.lua, m.host.memory_limit.get(), &f);
     let n = <H::Args as ArgList>::NAMES.len();
     let params_read = reads.hook_params(n);
-    let params_only: Vec<(usize, Box<[String]>)> = (0..n)
-        .filter_map(|j| Some((j, reads.keys(j + 1)?.iter().cloned().collect())))
+    let names = <H::Args as ArgList>::NAMES;
+    let params_only: Vec<(usize, stack::Only)> = (0..n)
+        .filter_map(|j| {
+            let mut paths = reads.keys(j + 1)?.clone();
+            // `ctx.rng` is replaced by a userdata after the push when its marker is found
+            // (`rng_marker`): never filter it, so the marker is always there.
+            if H::CTX_RNG && names.get(j) == Some(&"ctx") {
+                if let Some(rng) = paths.0.get_mut("rng") {
+                    *rng = None;
+                }
+            }
+            Some((j, stack::Only::from(&paths)))
+        })
         .collect();
     let refs = LinkRefs::new(
         &m.lua,

@@ -12,10 +12,48 @@
 //! Extra arguments of a vararg function (`function(next, ...)`) are read through `...` (or the
 //! Lua 5.0 `arg` table), so they count as read.
 //!
-//! A parameter whose register is read *only* by `GETTABLE` with a constant key (`ctx.user`,
-//! `ctx.user.hp` — the nested read is on a temporary) never escapes: it is not passed, returned,
-//! stored, captured, iterated or compared. Such a parameter is pushed with only the fields named
-//! by those keys ([`crate::stack_only`]); the fields themselves are whole tables.
+//! A parameter whose register is read *only* by `GETTABLE` with a constant key (`ctx.user`)
+//! never escapes: it is not passed, returned, stored, captured, iterated or compared. Such a
+//! parameter is pushed with only the fields named by those keys ([`crate::stack_only`]).
+//!
+//! **Paths one level deeper and more** ([`KeyPaths`]). Lua 5.1 compiles `ctx.user.hp` to
+//! `GETTABLE A ctx K("user")` immediately followed by `GETTABLE A A K("hp")`: the temporary
+//! `A` is both read and overwritten by the second instruction. So a keyed read of a parameter
+//! whose next instruction is such a `GETTABLE A A K` with a constant *string* key reads the
+//! path `user.hp` rather than the field `user` whole, and further `GETTABLE A A K` links extend
+//! the path (`ctx.a.b.c`). Any other next instruction (a call, `SELF`, a comparison, a number
+//! key, a key in a register, a store) ends the path there and that field is read whole; a field
+//! read whole by any one instruction is whole, whatever paths below it others read. A field
+//! with sub-paths is pushed as a table of just those sub-fields, recursively.
+//!
+//! Why the intermediate table cannot be observed beyond the keys on its path:
+//!
+//! 1. *It flows only into the next instruction.* `GETTABLE` is not a branch and writes only
+//!    `R(A)`, so after `GETTABLE A p K1` the very next instruction to run is the one at
+//!    `pc + 1` — whatever jumps elsewhere may target. That instruction reads `R(A)` only as the
+//!    table it indexes by the constant `K2`, and replaces `R(A)` with the result before any
+//!    other instruction runs: the value `ctx.user` is dead after it. (A jump landing on the
+//!    second instruction brings some other value in `A`; the scan judges each `GETTABLE` by its
+//!    own successor, and the second instruction also counts as a keyed read of `R(A)` in its
+//!    own right, so nothing is lost when `A` happens to be a parameter register.)
+//! 2. *Indexing it runs no code.* The tables the link pushes are fresh and plain: no
+//!    metatable, so no `__index` function could receive the filtered table. A value of any other
+//!    type (string, number, boolean, nil) is pushed identically filtered or not — filtering only
+//!    drops fields of structs — so its metatable (the shared string one) sees the same value.
+//!    Lazy context tables, which do have metatables, are another path: the link never filters
+//!    them. The one table the link replaces after the push, `ctx.rng` of hooks with
+//!    `CTX_RNG` (a marker turned into a userdata), is always pushed whole
+//!    (`crate::link`), so the marker is there to be found.
+//! 3. *Nothing else can look at the register in between.* The only code that may run between
+//!    the two instructions is the host's own instruction-count hook; mods have no
+//!    `debug.getlocal` (see below). The compiler never uses the register of an active local as
+//!    a temporary, and a local captured by a closure is closed when its scope ends, so no open
+//!    upvalue aliases `A` while it holds the intermediate table; an error raised at that point
+//!    (a budget stop from the hook) unwinds the frame and the table with it.
+//! 4. *The same values are read.* Every key on every path is kept with its own value (whole at
+//!    the path's end, filtered only where every read of it continues by a constant string key),
+//!    so each `GETTABLE` on a path yields what it would on the whole argument — including `nil`
+//!    for a field the context does not have, and the same error for indexing a non-table.
 //!
 //! **Why an unread parameter may be `nil`.** The sandbox gives mods no way to look at a
 //! register other than through the function's own code: `debug` is cut to `traceback` (which
@@ -23,7 +61,8 @@
 //! `load` of binary chunks and `newproxy` are removed (`crate::sandbox`). So a parameter whose
 //! register no instruction reads is unobservable, and the link pushes `nil` in its place.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::btree_map::Entry;
+use std::collections::BTreeMap;
 use std::os::raw::{c_int, c_void};
 
 use mlua::{ffi, Function, Lua};
@@ -36,10 +75,42 @@ pub struct Reads {
     /// Bit `i`: register `i` (0 = `next`) may be read in any way. Registers from 63 up share
     /// bit 63.
     pub full: u64,
-    /// Registers (below 63) not in `full` that are only ever indexed with constant string keys
-    /// (`r.key`, `GETTABLE` with a constant operand), with those keys: a table in such a
-    /// register never escapes, so only these fields of it can be seen.
-    pub keyed: BTreeMap<usize, BTreeSet<String>>,
+    /// Registers (below 63) not in `full` that are only ever indexed with constant keys
+    /// (`r.key`, `GETTABLE` with a constant operand), with the string-key paths read through
+    /// them: a table in such a register never escapes, so only these fields of it can be seen.
+    pub keyed: BTreeMap<usize, KeyPaths>,
+}
+
+/// The constant string keys a table that never escapes is read by, as a trie: each key maps
+/// to `None` when the field is read whole, or to the paths read below it (`ctx.user.hp` gives
+/// `user → hp → None`). An empty trie reads no field (`ctx[1]`: a number key names none).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KeyPaths(pub BTreeMap<String, Option<KeyPaths>>);
+
+impl KeyPaths {
+    /// Record a read of the path `keys` (outermost first): the last key is read whole, and a
+    /// field read whole stays whole.
+    pub fn insert(&mut self, keys: &[String]) {
+        let Some((first, rest)) = keys.split_first() else {
+            return;
+        };
+        if rest.is_empty() {
+            self.0.insert(first.clone(), None);
+            return;
+        }
+        match self.0.entry(first.clone()) {
+            Entry::Vacant(v) => {
+                let mut sub = KeyPaths::default();
+                sub.insert(rest);
+                v.insert(Some(sub));
+            }
+            Entry::Occupied(mut o) => {
+                if let Some(sub) = o.get_mut() {
+                    sub.insert(rest);
+                }
+            }
+        }
+    }
 }
 
 impl Reads {
@@ -54,8 +125,8 @@ impl Reads {
         self.full & bit(r) != 0 || self.keyed.contains_key(&r)
     }
 
-    /// The constant keys register `r` is indexed with, when that is all that reads it.
-    pub fn keys(&self, r: usize) -> Option<&BTreeSet<String>> {
+    /// The constant-key paths register `r` is read through, when that is all that reads it.
+    pub fn keys(&self, r: usize) -> Option<&KeyPaths> {
         if self.full & bit(r) != 0 {
             return None;
         }
@@ -262,7 +333,7 @@ fn scan_checked(chunk: &[u8]) -> Option<Reads> {
         full |= !declared;
     }
     // The constants (after the code): the names of the constant keys.
-    let mut keyed: BTreeMap<usize, BTreeSet<String>> = BTreeMap::new();
+    let mut keyed: BTreeMap<usize, KeyPaths> = BTreeMap::new();
     if !gets.is_empty() {
         let n = usize::try_from(r.int()?).ok()?;
         let mut constants = Vec::with_capacity(n.min(1 << 16));
@@ -275,24 +346,33 @@ fn scan_checked(chunk: &[u8]) -> Option<Reads> {
                 _ => return None,
             });
         }
-        for (reg, k) in gets {
+        let mut path: Vec<String> = Vec::new();
+        for (reg, ks) in gets {
             if reg as usize >= numparams.min(63) || full & bit(reg as usize) != 0 {
                 continue;
             }
-            let set = keyed.entry(reg as usize).or_default();
-            // A key that is not a string constant names no struct field: nothing to keep.
-            if let Some(Some(name)) = constants.get(k as usize) {
-                set.insert(name.clone());
-            }
+            let paths = keyed.entry(reg as usize).or_default();
+            // The chain's string keys; a key that is not a string constant ends it. A first
+            // key that is not one names no struct field: nothing to keep.
+            path.clear();
+            path.extend(
+                ks.iter()
+                    .map_while(|&k| constants.get(k as usize).cloned().flatten()),
+            );
+            paths.insert(&path);
         }
     }
     Some(Reads { full, keyed })
 }
 
+/// A keyed read: the register indexed and the constants of the chain (`GETTABLE A r K1`, then
+/// each `GETTABLE A A Kn` that immediately follows).
+type Get = (u32, Vec<u32>);
+
 /// The registers `code` may read, or `None` for an instruction the scan does not know; and
-/// the `(register, constant)` pairs of `GETTABLE r[K]` (reads by a constant key alone, kept
-/// apart from the full reads).
-fn scan_code(code: &[u32]) -> Option<(u64, Vec<(u32, u32)>)> {
+/// the keyed reads `GETTABLE r[K]` (reads by a constant key alone, kept apart from the full
+/// reads) with the constants of the chain each one starts.
+fn scan_code(code: &[u32]) -> Option<(u64, Vec<Get>)> {
     let mut read = 0u64;
     let mut gets = Vec::new();
     let mut pc = 0;
@@ -323,7 +403,7 @@ fn scan_code(code: &[u32]) -> Option<(u64, Vec<(u32, u32)>)> {
             // a nested function as an upvalue.
             op::MOVE | op::UNM | op::NOT | op::LEN | op::TESTSET => bit(b as usize),
             op::GETTABLE if c >= BITRK && b < 63 => {
-                gets.push((b, c - BITRK));
+                gets.push((b, chain(a, c - BITRK, code.get(pc..).unwrap_or(&[]))));
                 0
             }
             op::GETTABLE | op::SELF => bit(b as usize) | rk(c),
@@ -353,6 +433,21 @@ fn scan_code(code: &[u32]) -> Option<(u64, Vec<(u32, u32)>)> {
         };
     }
     Some((read, gets))
+}
+
+/// The constants of the chain of keyed `GETTABLE`s that starts with one into register `a` by
+/// constant `k`, `after` being the code that follows it: `k`, then the constant of each next
+/// instruction while it is `GETTABLE a a K` with a constant `K` (module docs).
+fn chain(a: u32, k: u32, after: &[u32]) -> Vec<u32> {
+    let mut ks = vec![k];
+    for &i in after {
+        let c = (i >> 14) & 0x1ff;
+        if i & 0x3f != op::GETTABLE || (i >> 6) & 0xff != a || (i >> 23) & 0x1ff != a || c < BITRK {
+            break;
+        }
+        ks.push(c - BITRK);
+    }
+    ks
 }
 
 #[cfg(test)]

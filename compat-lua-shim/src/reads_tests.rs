@@ -187,23 +187,35 @@ fn find_code(dump: &[u8]) -> usize {
     12 + 8 + src_len + 4 + 4 + 4 + 4
 }
 
+/// `paths` as text: `move,user{hp,maxHp}` (a field without braces is read whole).
+fn render(paths: &KeyPaths) -> String {
+    paths
+        .0
+        .iter()
+        .map(|(k, sub)| match sub {
+            None => k.clone(),
+            Some(sub) => format!("{k}{{{}}}", render(sub)),
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// The key paths register `r` of the wrapper `src` is read through, when that is all.
+fn keys(src: &str, r: usize) -> Option<String> {
+    reads_of(src).keys(r).map(render)
+}
+
 #[test]
 fn constant_key_reads_are_kept_apart() {
-    let keys = |src: &str, r: usize| -> Option<Vec<String>> {
-        reads_of(src).keys(r).map(|k| k.iter().cloned().collect())
-    };
     let src = "return function(next, ctx) if ctx.user.hp < ctx.user.maxHp then return true end return next() end";
-    assert_eq!(keys(src, 1), Some(vec!["user".to_owned()]));
+    assert_eq!(keys(src, 1).as_deref(), Some("user{hp,maxHp}"));
     assert!(read(src, 1));
     let src = "return function(next, ctx) local u = ctx.user return ctx.move, u end";
-    assert_eq!(
-        keys(src, 1),
-        Some(vec!["move".to_owned(), "user".to_owned()])
-    );
+    assert_eq!(keys(src, 1).as_deref(), Some("move,user"));
     // A number key names no struct field.
     assert_eq!(
-        keys("return function(next, ctx) return ctx[1] end", 1),
-        Some(vec![])
+        keys("return function(next, ctx) return ctx[1] end", 1).as_deref(),
+        Some("")
     );
     // Anything else makes the read whole.
     for src in [
@@ -214,6 +226,7 @@ fn constant_key_reads_are_kept_apart() {
         "return function(next, ctx) ctx.x = 1 return ctx.x end",
         "return function(next, ctx) return next(ctx) end",
         "return function(next, ctx) for k in pairs(ctx) do end return ctx.x end",
+        "return function(next, ctx) local _ = type(ctx) return ctx.user.hp end",
     ] {
         assert_eq!(keys(src, 1), None, "{src}");
         assert!(read(src, 1), "{src}");
@@ -223,6 +236,136 @@ fn constant_key_reads_are_kept_apart() {
         keys("return function(next, ctx) return next() end", 1),
         None
     );
+}
+
+#[test]
+fn nested_constant_key_chains_are_paths() {
+    for (src, want) in [
+        ("return function(next, ctx) return ctx.user.hp end", "user{hp}"),
+        (
+            "return function(next, ctx) return ctx.user.hp + ctx.move.power end",
+            "move{power},user{hp}",
+        ),
+        (
+            "return function(next, ctx) return ctx.battle.field.weather end",
+            "battle{field{weather}}",
+        ),
+        (
+            "return function(next, ctx) return ctx.a.b.c.d, ctx.a.b.e, ctx.a.f end",
+            "a{b{c{d},e},f}",
+        ),
+        // A chain into a local that is not used again is still a chain.
+        (
+            "return function(next, ctx) local hp = ctx.user.hp return hp > 3 end",
+            "user{hp}",
+        ),
+        // The field at the end of a path is whole, whatever is done with it.
+        (
+            "return function(next, ctx) return next(ctx.user.types) end",
+            "user{types}",
+        ),
+        (
+            "return function(next, ctx) for _, t in ipairs(ctx.user.types) do end end",
+            "user{types}",
+        ),
+        (
+            "return function(next, ctx) ctx.user.types[1] = 'X' end",
+            "user{types}",
+        ),
+        // Conditionals and loops: every chain counts, reachable or not.
+        (
+            "return function(next, ctx) if ctx.user and ctx.user.hp > 0 then return next() end end",
+            "user",
+        ),
+        (
+            "return function(next, ctx) while ctx.user.hp > 0 do if ctx.move.power then break end end end",
+            "move{power},user{hp}",
+        ),
+        // `ctx` reassigned from its own field: the later reads are counted on it too.
+        (
+            "return function(next, ctx) ctx = ctx.user return ctx.hp end",
+            "hp,user",
+        ),
+    ] {
+        assert_eq!(keys(src, 1).as_deref(), Some(want), "{src}");
+        assert!(read(src, 1), "{src}");
+    }
+    // A second parameter keeps its own paths.
+    let src = "return function(next, game, ctx) return game.player.money, ctx.user.hp end";
+    assert_eq!(keys(src, 1).as_deref(), Some("player{money}"));
+    assert_eq!(keys(src, 2).as_deref(), Some("user{hp}"));
+}
+
+#[test]
+fn fields_used_otherwise_stay_whole() {
+    for (src, want) in [
+        // The temporary is a local used later: not the very next instruction.
+        (
+            "return function(next, ctx) local u = ctx.user return u.hp end",
+            "user",
+        ),
+        (
+            "return function(next, ctx) local u = ctx.user local x = 1 return u.hp + x end",
+            "user",
+        ),
+        ("return function(next, ctx) return f(ctx.user) end", "user"),
+        ("return function(next, ctx) return ctx.user[k] end", "user"),
+        ("return function(next, ctx) ctx.user.hp = 1 end", "user"),
+        (
+            "return function(next, ctx) for k, v in pairs(ctx.user) do end end",
+            "user",
+        ),
+        (
+            "return function(next, ctx) return ctx.user:name() end",
+            "user",
+        ),
+        ("return function(next, ctx) return #ctx.user end", "user"),
+        (
+            "return function(next, ctx) return ctx.user == nil end",
+            "user",
+        ),
+        // A number key ends the path: the field before it is whole.
+        (
+            "return function(next, ctx) return ctx.user.types[1] end",
+            "user{types}",
+        ),
+        (
+            "return function(next, ctx) return ctx.user[1].x end",
+            "user",
+        ),
+        // Read whole once is whole, whatever paths others read below it.
+        (
+            "return function(next, ctx) local u = ctx.user return ctx.user.hp, u end",
+            "user",
+        ),
+        (
+            "return function(next, ctx) return ctx.user.hp, f(ctx.user.types), ctx.user end",
+            "user",
+        ),
+        (
+            "return function(next, ctx) return ctx.a.b.c, g(ctx.a.b) end",
+            "a{b}",
+        ),
+    ] {
+        assert_eq!(keys(src, 1).as_deref(), Some(want), "{src}");
+    }
+}
+
+#[test]
+fn key_paths_merge() {
+    let mut p = KeyPaths::default();
+    let path = |s: &str| s.split('.').map(str::to_owned).collect::<Vec<_>>();
+    p.insert(&path("user.hp"));
+    p.insert(&path("user.types"));
+    p.insert(&path("move.power"));
+    assert_eq!(render(&p), "move{power},user{hp,types}");
+    p.insert(&path("move"));
+    p.insert(&path("move.accuracy"));
+    assert_eq!(render(&p), "move,user{hp,types}");
+    p.insert(&path("user.hp.x"));
+    assert_eq!(render(&p), "move,user{hp,types}");
+    p.insert(&[]);
+    assert_eq!(render(&p), "move,user{hp,types}");
 }
 
 #[test]
@@ -241,11 +384,12 @@ mod links {
 
     use pallet_api::catalog::common::GameInfo;
     use pallet_api::catalog::hooks::{
-        BattleCrit, ExpGain, ExpGainArgs, ExpGainContext, MapOccupancyAllowed,
-        MapOccupancyAllowedArgs, SaveWrite, SaveWriteArgs,
+        BattleCrit, EncounterRoll, EncounterRollArgs, EncounterRollContext, ExpGain, ExpGainArgs,
+        ExpGainContext, MapOccupancyAllowed, MapOccupancyAllowedArgs, SaveWrite, SaveWriteArgs,
     };
     use pallet_api::content::Content;
     use pallet_api::loader::{EnableState, Loader, ModCandidate};
+    use pallet_api::script_rng::ScriptRng;
     use pallet_api::{Runtime, Value};
 
     use crate::LuaHost;
@@ -320,6 +464,11 @@ mod.hooks:wrap("map.occupancy_allowed", function(next, game, ctx) READ_NEXT retu
                 .replace("READ_GAME", &fill("game"))
                 .replace("READ_NEXT", next_use)
         );
+        load(main)
+    }
+
+    /// A runtime with the one mod whose `main.lua` is `main`.
+    fn load(main: String) -> Rc<Runtime> {
         let rt = Rc::new(Runtime::new());
         let mut host = LuaHost::new(&rt);
         let mut files = BTreeMap::new();
@@ -410,5 +559,134 @@ mod.hooks:wrap("map.occupancy_allowed", function(next, game, ctx) READ_NEXT retu
             unread.iter().any(|l| l == "0: true 25 false true"),
             "{unread:#?}"
         );
+    }
+
+    /// Outer wrappers that read their arguments only through constant-key paths, one level
+    /// deeper and more (`ctx.user.hp`, `ctx.user.types[1]`, `ctx.mon.species`): `WHOLE` is
+    /// replaced by nothing (the filtered push) or by a whole read of the parameter.
+    const PATHS: &str = r##"
+mod.hooks:wrap("battle.crit", function(next, ctx) WHOLE
+  mod.log:info("crit %s/%s %s %s %s %s %s %s %s", tostring(ctx.user.hp), tostring(ctx.user.maxHp),
+    tostring(ctx.move.power), tostring(ctx.move.type), tostring(ctx.battle.kind),
+    tostring(ctx.user.types[1]), tostring(#ctx.user.types), tostring(ctx.user.missing),
+    dump(ctx.battle.trainerClass) .. ctx.user.name:lower())
+  if ctx.user.hp < ctx.user.maxHp and ctx.move.power > 60 then return true end
+  if ctx.user.hp == 33 then return ctx.nothing.here end
+  return next()
+end, 10)
+mod.hooks:wrap("battle.crit", function(next, ctx) WHOLE
+  local hp = ctx.user.hp
+  mod.log:info("crit2 %s %s", dump(ctx.user.types), tostring(ctx.user.side))
+  return hp % 5 == 0 or next()
+end, 20)
+mod.hooks:wrap("exp.gain", function(next, ctx) WHOLE
+  mod.log:info("exp %s %s %s", tostring(ctx.mon.species), dump(ctx.mon.levels),
+    tostring(ctx.defeatedDef.nothing))
+  return next() + ctx.mon.levels[1] + ctx.level
+end, 10)
+mod.hooks:wrap("encounter.roll", function(next, encDef, ctx) WHOLE
+  mod.log:info("roll %s %s %s", type(ctx.rng.random), tostring(ctx.terrain),
+    tostring(encDef.species))
+  return next()
+end, 10)
+mod.hooks:wrap("map.occupancy_allowed", function(next, game, ctx) WHOLE
+  mod.log:info("occupancy %s %s %s", tostring(game.version), tostring(ctx.x), tostring(ctx.y))
+  return next()
+end, 10)
+"##;
+
+    fn run_paths(whole: bool) -> Vec<String> {
+        let read = if whole {
+            // `type(ctx)` passes `ctx` to a call: read whole (the scan cannot filter).
+            "local _w = type(ctx) .. type(encDef) .. type(game)"
+        } else {
+            ""
+        };
+        let rt = load(format!(
+            "local mod = ...\n{INNER}\n{}",
+            PATHS.replace("WHOLE", read)
+        ));
+        let mut out = Vec::new();
+        // Enough calls to pass the lazy contexts' back-off window of a reading wrapper.
+        for call in 0..70u16 {
+            let mut crit = crate::lazy_tests::crit_args(20 + call % 20);
+            crit.ctx.move_info.power = (call * 7 % 120) as u8;
+            if call % 3 == 0 {
+                crit.ctx.user.types.push("FLYING".into());
+                crit.ctx.battle.trainer_class = Some("OPP_BROCK".into());
+            }
+            let crit = rt.call::<BattleCrit>(crit, |_| call % 4 == 0);
+            let mut mon = Value::map([
+                ("species", Value::from("PIDGEY")),
+                (
+                    "levels",
+                    Value::List(vec![Value::Int(i64::from(call)), Value::Int(4)]),
+                ),
+            ]);
+            if call % 2 == 1 {
+                mon = Value::map([("levels", Value::List(vec![Value::Int(1)]))]);
+            }
+            let exp = rt.call::<ExpGain>(
+                ExpGainArgs {
+                    ctx: ExpGainContext {
+                        defeated_def: Value::map([("species", Value::from("RATTATA"))]),
+                        level: 12 + call as u8,
+                        is_trainer: call % 2 == 0,
+                        participants: 1,
+                        traded: false,
+                        mon,
+                    },
+                },
+                |c| u32::from(c.ctx.level) * 2,
+            );
+            let roll = rt.call::<EncounterRoll>(
+                EncounterRollArgs {
+                    enc_def: Value::map([("species", Value::from("ODDISH"))]),
+                    ctx: EncounterRollContext {
+                        map_id: "ROUTE_1".into(),
+                        terrain: if call % 2 == 0 { "grass" } else { "cave" }.into(),
+                        rng: ScriptRng::seeded(u64::from(call)),
+                    },
+                },
+                |_| None,
+            );
+            let occupancy = rt.call::<MapOccupancyAllowed>(
+                MapOccupancyAllowedArgs::at_dock(
+                    GameInfo::default(),
+                    Some(i32::from(call)),
+                    (call % 2 == 0).then_some(3),
+                ),
+                |_| false,
+            );
+            out.push(format!("{call}: {crit} {exp} {roll:?} {occupancy}"));
+        }
+        out.extend(rt.drain_diagnostics().into_iter().map(|d| d.message));
+        out
+    }
+
+    #[test]
+    fn wrappers_reading_nested_paths_behave_as_ones_that_read_whole() {
+        let filtered = run_paths(false);
+        let whole = run_paths(true);
+        assert_eq!(filtered, whole);
+        for needle in [
+            "crit 21/35 7 ELECTRIC wild ELECTRIC 1 nil nil:nilpikachu",
+            "crit 23/35 21 ELECTRIC wild ELECTRIC 2 nil string:OPP_BROCKpikachu",
+            "crit2 {1=string:ELECTRIC,2=string:FLYING} player",
+            "exp PIDGEY {1=number:0,2=number:4} nil",
+            "exp nil {1=number:1} nil",
+            "roll function grass ODDISH",
+            "occupancy red 1 nil",
+            "occupancy red 2 3",
+            "attempt to index field 'nothing' (a nil value) -- link skipped",
+            // `next()` hands the inner links the engine's arguments, not the filtered tables.
+            "battle.crit inner {battle={kind=string:wild,trainerClass=string:OPP_BROCK,turn=number:0},move={accuracy=number:255,id=string:THUNDERSHOCK,power=number:21,type=string:ELECTRIC},user={hp=number:23,maxHp=number:35,name=string:PIKACHU,side=string:player,types={1=string:ELECTRIC,2=string:FLYING},vanished=boolean:false}}",
+            "exp.gain inner {defeatedDef={species=string:RATTATA},isTrainer=boolean:true,level=number:12,mon={levels={1=number:0,2=number:4},species=string:PIDGEY},participants=number:1,traded=boolean:false}",
+        ] {
+            assert!(
+                filtered.iter().any(|l| l.contains(needle)),
+                "{needle}: {filtered:#?}"
+            );
+        }
     }
 }

@@ -39,6 +39,8 @@ use std::os::raw::{c_char, c_int};
 use mlua::ffi;
 use serde::ser::{self, Serialize};
 
+pub use crate::stack_only::Only;
+
 /// Containers nested deeper than this are refused (engine data is shallow; this bounds the Lua
 /// stack a push may use).
 pub const MAX_STACK_DEPTH: usize = 64;
@@ -271,6 +273,19 @@ impl<'k> Container<'k> {
     ) -> Result<(), PushError> {
         self.ser.static_str(key);
         value.serialize(self.ser)?;
+        self.ser.set_pair();
+        Ok(())
+    }
+
+    /// `t[key] = <the value push pushes>` with the serializer for this table's level (the
+    /// filtered struct fields of [`crate::stack_only`]); a nil value leaves the field absent.
+    pub(crate) fn field_with(
+        &mut self,
+        key: &'static str,
+        push: impl FnOnce(StackSer<'k>) -> Result<(), PushError>,
+    ) -> Result<(), PushError> {
+        self.ser.static_str(key);
+        push(self.ser)?;
         self.ser.set_pair();
         Ok(())
     }
@@ -679,8 +694,9 @@ impl ser::Serializer for KeySer<'_> {
 /// fail a push for their values (integers of at most 32 bits, no floats, no maps, no skipped
 /// fields), so skipping a value hides no error.
 ///
-/// A field listed in `only` as `(index, keys)` is a struct of which only the fields named in
-/// `keys` are pushed (the wrapper reads nothing else of it: [`crate::reads`]).
+/// A field listed in `only` as `(index, fields)` is a struct of which only the fields (and
+/// sub-fields) named in `fields` are pushed (the wrapper reads nothing else of it:
+/// [`crate::reads`], [`crate::stack_only`]).
 ///
 /// # Safety
 /// See the module documentation: mlua lock held, memory limit lifted, and `names.len() + 1`
@@ -690,33 +706,87 @@ pub unsafe fn push_fields<T: Serialize + ?Sized>(
     keys: &KeyCache,
     names: &'static [&'static str],
     read: u64,
-    only: &[(usize, Box<[String]>)],
+    only: &[(usize, Only)],
     value: &T,
 ) -> Result<usize, PushError> {
-    value.serialize(FieldsSer {
-        ser: StackSer {
-            state,
-            keys,
-            depth: 0,
-        },
-        names,
-        read,
-        only,
-    })
+    let ser = StackSer {
+        state,
+        keys,
+        depth: 0,
+    };
+    // Two instantiations: the common unfiltered one carries none of the filtering code.
+    if only.is_empty() {
+        value.serialize(FieldsSer {
+            ser,
+            names,
+            read,
+            each: Whole,
+        })
+    } else {
+        value.serialize(FieldsSer {
+            ser,
+            names,
+            read,
+            each: Filtered(only),
+        })
+    }
 }
 
-struct FieldsSer<'k, 'o> {
+/// How [`Fields`] pushes a parameter the wrapper reads.
+trait PushParam: Copy {
+    /// Push parameter `index`, `value`.
+    fn push<T: Serialize + ?Sized>(
+        self,
+        ser: StackSer<'_>,
+        index: usize,
+        value: &T,
+    ) -> Result<(), PushError>;
+}
+
+/// Every parameter whole.
+#[derive(Clone, Copy)]
+struct Whole;
+
+impl PushParam for Whole {
+    #[inline]
+    fn push<T: Serialize + ?Sized>(
+        self,
+        ser: StackSer<'_>,
+        _: usize,
+        value: &T,
+    ) -> Result<(), PushError> {
+        value.serialize(ser)
+    }
+}
+
+/// The parameters listed as `(index, fields)` filtered ([`crate::stack_only`]), others whole.
+#[derive(Clone, Copy)]
+struct Filtered<'o>(&'o [(usize, Only)]);
+
+impl PushParam for Filtered<'_> {
+    #[inline(never)]
+    fn push<T: Serialize + ?Sized>(
+        self,
+        ser: StackSer<'_>,
+        index: usize,
+        value: &T,
+    ) -> Result<(), PushError> {
+        crate::stack_only::push_param(ser, self.0, index, value)
+    }
+}
+
+struct FieldsSer<'k, F> {
     ser: StackSer<'k>,
     names: &'static [&'static str],
     read: u64,
-    only: &'o [(usize, Box<[String]>)],
+    each: F,
 }
 
-struct Fields<'k, 'o> {
+struct Fields<'k, F> {
     ser: StackSer<'k>,
     names: &'static [&'static str],
     read: u64,
-    only: &'o [(usize, Box<[String]>)],
+    each: F,
     pushed: usize,
 }
 
@@ -724,9 +794,10 @@ pub(crate) fn not_positional() -> PushError {
     PushError("arguments are not a struct in callback order".into())
 }
 
-impl ser::SerializeStruct for Fields<'_, '_> {
+impl<F: PushParam> ser::SerializeStruct for Fields<'_, F> {
     type Ok = usize;
     type Error = PushError;
+    #[inline]
     fn serialize_field<T: Serialize + ?Sized>(
         &mut self,
         key: &'static str,
@@ -736,13 +807,7 @@ impl ser::SerializeStruct for Fields<'_, '_> {
             return Err(not_positional());
         }
         if self.read & (1 << self.pushed.min(63)) != 0 {
-            match self.only.iter().find(|(i, _)| *i == self.pushed) {
-                Some((_, keys)) => value.serialize(crate::stack_only::OnlySer {
-                    ser: self.ser,
-                    only: keys,
-                })?,
-                None => value.serialize(self.ser)?,
-            }
+            self.each.push(self.ser, self.pushed, value)?;
         } else {
             // SAFETY: module contract (a slot per field).
             unsafe { ffi::lua_pushnil(self.ser.state) };
@@ -759,7 +824,7 @@ impl ser::SerializeStruct for Fields<'_, '_> {
     }
 }
 
-impl<'k, 'o> ser::Serializer for FieldsSer<'k, 'o> {
+impl<'k, F: PushParam> ser::Serializer for FieldsSer<'k, F> {
     type Ok = usize;
     type Error = PushError;
     type SerializeSeq = ser::Impossible<usize, PushError>;
@@ -767,15 +832,15 @@ impl<'k, 'o> ser::Serializer for FieldsSer<'k, 'o> {
     type SerializeTupleStruct = ser::Impossible<usize, PushError>;
     type SerializeTupleVariant = ser::Impossible<usize, PushError>;
     type SerializeMap = ser::Impossible<usize, PushError>;
-    type SerializeStruct = Fields<'k, 'o>;
+    type SerializeStruct = Fields<'k, F>;
     type SerializeStructVariant = ser::Impossible<usize, PushError>;
 
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Fields<'k, 'o>, PushError> {
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Fields<'k, F>, PushError> {
         Ok(Fields {
             ser: self.ser,
             names: self.names,
             read: self.read,
-            only: self.only,
+            each: self.each,
             pushed: 0,
         })
     }

@@ -1,22 +1,57 @@
-//! A struct argument pushed with only some of its fields: the fields a wrapper reads by
-//! constant key (`ctx.user`), when that is all it does with the argument ([`crate::reads`]).
-//! Everything but the argument's own top-level struct is pushed whole by [`StackSer`].
+//! A struct argument pushed with only some of its fields: the paths a wrapper reads by
+//! constant keys (`ctx.user`, `ctx.user.hp`), when that is all it does with the argument
+//! ([`crate::reads`]). A field at the end of a path is pushed whole by [`StackSer`]; a field
+//! the paths go through is itself a struct filtered the same way, with the keys below it.
+//! Only structs are filtered: any other value on a path (a map, a list, an enum variant, a
+//! scalar) is pushed whole.
 
 use serde::ser::{self, Serialize};
 
+use crate::reads::KeyPaths;
 use crate::stack::{Container, PushError, StackSer};
 
+/// The fields of a struct to push, in the link's per-call form of [`KeyPaths`]: each named
+/// field whole (`None`) or filtered in turn (`Some`). A short slice: the fields of a struct
+/// are few, and a linear scan beats a map lookup at these sizes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Only(pub Box<[(String, Option<Only>)]>);
+
+impl From<&KeyPaths> for Only {
+    fn from(paths: &KeyPaths) -> Self {
+        Only(
+            paths
+                .0
+                .iter()
+                .map(|(k, sub)| (k.clone(), sub.as_ref().map(Only::from)))
+                .collect(),
+        )
+    }
+}
+
+/// Push hook parameter `index`, `value`: filtered when `only` lists it, whole otherwise.
+pub(crate) fn push_param<T: Serialize + ?Sized>(
+    ser: StackSer<'_>,
+    only: &[(usize, Only)],
+    index: usize,
+    value: &T,
+) -> Result<(), PushError> {
+    match only.iter().find(|(i, _)| *i == index) {
+        Some((_, only)) => value.serialize(OnlySer { ser, only }),
+        None => value.serialize(ser),
+    }
+}
+
 /// Serializes one value like [`StackSer`], except that a struct keeps only the fields named
-/// in `only` (nested values are whole).
+/// in `only` (each whole or filtered by its own sub-list).
 pub(crate) struct OnlySer<'k, 'o> {
     pub ser: StackSer<'k>,
-    pub only: &'o [String],
+    pub only: &'o Only,
 }
 
 /// A struct being filled with the fields of `only`.
 pub(crate) struct OnlyStruct<'k, 'o> {
     inner: Container<'k>,
-    only: &'o [String],
+    only: &'o Only,
 }
 
 impl ser::SerializeStruct for OnlyStruct<'_, '_> {
@@ -27,10 +62,12 @@ impl ser::SerializeStruct for OnlyStruct<'_, '_> {
         key: &'static str,
         value: &T,
     ) -> Result<(), PushError> {
-        if self.only.iter().any(|k| k == key) {
-            ser::SerializeStruct::serialize_field(&mut self.inner, key, value)
-        } else {
-            Ok(())
+        match self.only.0.iter().find(|(k, _)| k == key) {
+            None => Ok(()),
+            Some((_, None)) => ser::SerializeStruct::serialize_field(&mut self.inner, key, value),
+            Some((_, Some(sub))) => self
+                .inner
+                .field_with(key, |ser| value.serialize(OnlySer { ser, only: sub })),
         }
     }
     fn end(self) -> Result<(), PushError> {
@@ -54,7 +91,7 @@ impl<'k, 'o> ser::Serializer for OnlySer<'k, 'o> {
         name: &'static str,
         len: usize,
     ) -> Result<Self::SerializeStruct, PushError> {
-        let inner = ser::Serializer::serialize_struct(self.ser, name, len.min(self.only.len()))?;
+        let inner = ser::Serializer::serialize_struct(self.ser, name, len.min(self.only.0.len()))?;
         Ok(OnlyStruct {
             inner,
             only: self.only,

@@ -398,3 +398,179 @@ fn static_keys_past_the_cache_slots_still_push_their_own_text() {
         }
     }
 }
+
+/// Pushes the fields of `value` with [`stack::push_fields`], filtered by `only`.
+struct PushOnly<'a, T: ?Sized> {
+    value: &'a T,
+    names: &'static [&'static str],
+    only: &'a [(usize, stack::Only)],
+}
+
+impl<T: Serialize + ?Sized> IntoLuaMulti for PushOnly<'_, T> {
+    fn into_lua_multi(self, _: &Lua) -> mlua::Result<MultiValue> {
+        Err(mlua::Error::runtime(
+            "the test pushes through the stack only",
+        ))
+    }
+
+    unsafe fn push_into_stack_multi(self, raw: &RawLua) -> mlua::Result<c_int> {
+        // SAFETY: test states have no memory limit; mlua holds the lock and a stack guard.
+        if mlua::ffi::lua_checkstack(raw.state(), 16) == 0 {
+            return Err(mlua::Error::runtime("stack"));
+        }
+        let keys = stack::KeyCache::default();
+        Ok(stack::push_fields(
+            raw.state(),
+            &keys,
+            self.names,
+            u64::MAX,
+            self.only,
+            self.value,
+        )? as c_int)
+    }
+}
+
+/// The [`stack::Only`] of the dotted `paths`.
+fn only(paths: &[&str]) -> stack::Only {
+    let mut k = crate::reads::KeyPaths::default();
+    for p in paths {
+        k.insert(&p.split('.').map(str::to_owned).collect::<Vec<_>>());
+    }
+    stack::Only::from(&k)
+}
+
+/// The first argument of `args` pushed with `paths` as its filter, read back.
+fn first_filtered<H: ScriptHook>(args: &H::Args, paths: &[&str]) -> Value
+where
+    H::Args: Serialize,
+{
+    first_of(args, <H::Args as ArgList>::NAMES, paths)
+}
+
+/// The first field (of `names`) of the struct `args` pushed with `paths`, read back.
+fn first_of<T: Serialize>(args: &T, names: &'static [&'static str], paths: &[&str]) -> Value {
+    let lua = Lua::new();
+    let pushed: MultiValue = identity(&lua)
+        .call(PushOnly {
+            value: args,
+            names,
+            only: &[(0, only(paths))],
+        })
+        .unwrap_or_else(|e| panic!("{paths:?}: {e}"));
+    from_lua(&pushed[0]).unwrap()
+}
+
+#[test]
+fn filtered_paths_push_only_their_fields() {
+    let crit = BattleCritArgs {
+        ctx: CritContext {
+            battle: battle(),
+            user: battler(Side::Player),
+            move_info: mv(),
+        },
+    };
+    let got =
+        first_filtered::<BattleCrit>(&crit, &["user.hp", "user.types", "move.power", "battle"]);
+    let want = Value::map([
+        ("battle", to_value(&battle()).unwrap()),
+        ("move", Value::map([("power", Value::Int(40))])),
+        (
+            "user",
+            Value::map([
+                ("hp", Value::Int(20)),
+                ("types", Value::List(vec![Value::from("ELECTRIC")])),
+            ]),
+        ),
+    ]);
+    assert_eq!(got, want);
+    // A whole field wins over paths below it; a path below a scalar or a list pushes it whole;
+    // a missing key pushes nothing.
+    let got = first_filtered::<BattleCrit>(
+        &crit,
+        &[
+            "user",
+            "user.hp",
+            "battle.kind.x",
+            "move.nothing",
+            "nothing.x",
+        ],
+    );
+    let want = Value::map([
+        ("battle", Value::map([("kind", Value::from("trainer"))])),
+        // An empty table reads back as an empty list.
+        ("move", Value::List(vec![])),
+        ("user", to_value(&battler(Side::Player)).unwrap()),
+    ]);
+    assert_eq!(got, want);
+    // Only structs are filtered: a `Value` map on a path is pushed whole.
+    let exp = ExpGainArgs {
+        ctx: ExpGainContext {
+            defeated_def: record(),
+            level: 12,
+            is_trainer: true,
+            participants: 1,
+            traded: false,
+            mon: record(),
+        },
+    };
+    let got = first_filtered::<ExpGain>(&exp, &["mon.species", "level"]);
+    let want = Value::map([("level", Value::Int(12)), ("mon", record())]);
+    assert_eq!(got, want);
+    // A path below a unit variant (`game.version`) pushes it whole.
+    let occupancy = MapOccupancyAllowedArgs::at_dock(game(), Some(4), None);
+    let got = first_filtered::<MapOccupancyAllowed>(&occupancy, &["version.a.b", "mapId"]);
+    assert_eq!(got, Value::map([("version", Value::from("blue"))]));
+    // Three levels of structs, an `Option` on the way.
+    #[derive(Serialize)]
+    struct Leaf {
+        c: u8,
+        d: Vec<u8>,
+    }
+    #[derive(Serialize)]
+    struct Mid {
+        b: Option<Leaf>,
+        f: u8,
+    }
+    #[derive(Serialize)]
+    struct Top {
+        a: Mid,
+        g: u8,
+    }
+    #[derive(Serialize)]
+    struct Args {
+        ctx: Top,
+    }
+    let deep = Args {
+        ctx: Top {
+            a: Mid {
+                b: Some(Leaf {
+                    c: 1,
+                    d: vec![2, 3],
+                }),
+                f: 4,
+            },
+            g: 5,
+        },
+    };
+    let got = first_of(&deep, &["ctx"], &["a.b.d", "g"]);
+    let want = Value::map([
+        (
+            "a",
+            Value::map([(
+                "b",
+                Value::map([("d", Value::List(vec![Value::Int(2), Value::Int(3)]))]),
+            )]),
+        ),
+        ("g", Value::Int(5)),
+    ]);
+    assert_eq!(got, want);
+    let got = first_of(&deep, &["ctx"], &["a.b.c", "a.f"]);
+    let want = Value::map([(
+        "a",
+        Value::map([
+            ("b", Value::map([("c", Value::Int(1))])),
+            ("f", Value::Int(4)),
+        ]),
+    )]);
+    assert_eq!(got, want);
+}
