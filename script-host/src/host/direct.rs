@@ -100,15 +100,14 @@ impl ArgSlots for ScopeSlots<'_> {
     }
 }
 
-/// Which of `params` the body can observe. A parameter whose name appears nowhere in the
-/// body's full `Debug` print (every node: variables read or written, captures of nested
+/// Which of `params` the body can observe, from `text`, the body's `Debug` print. A parameter
+/// whose name appears nowhere in that full print (every node: variables read or written, captures of nested
 /// closures, `break`/`return` values, string literals too — a conservative superset) holds a
 /// value nothing reads, so the link does not convert an argument into it. A call that shares
 /// the caller's scope with the callee (`f!(…)`) or custom syntax can see every variable: all
 /// parameters count as used.
-fn used_params(body: &StmtBlock, params: &[ImmutableString]) -> FnArgsVec<bool> {
-    let text = format!("{body:?}");
-    if sees_whole_scope(&text) {
+fn used_params(text: &str, params: &[ImmutableString]) -> FnArgsVec<bool> {
+    if sees_whole_scope(text) {
         return params.iter().map(|_| true).collect();
     }
     let mut tokens = text
@@ -129,13 +128,15 @@ fn sees_whole_scope(text: &str) -> bool {
     text.contains("capture_parent_scope") || text.contains("Custom(")
 }
 
-/// The parts of each parameter the body reads (`None`: the whole value, or not named at all).
+/// The parts of each parameter the body reads (`None`: the whole value, or not named at all);
+/// `text` is the body's `Debug` print.
 fn param_paths(
     body: &StmtBlock,
+    text: &str,
     params: &[ImmutableString],
     used: &[bool],
 ) -> FnArgsVec<Option<ReadPaths>> {
-    if sees_whole_scope(&format!("{body:?}")) {
+    if sees_whole_scope(text) {
         return params.iter().map(|_| None).collect();
     }
     params
@@ -184,12 +185,14 @@ impl DirectFn {
             fn_def.body.start_position(),
             fn_def.body.end_position(),
         );
-        if format!("{:?}", fn_def.body) != format!("Statements({block:?})") {
+        // One print of the body serves the check and both parameter scans.
+        let text = format!("{block:?}");
+        if format!("{:?}", fn_def.body) != format!("Statements({text})") {
             return None;
         }
         let declared = &params[f.curry().len()..];
-        let used = used_params(&block, declared);
-        let paths = param_paths(&block, declared, &used);
+        let used = used_params(&text, declared);
+        let paths = param_paths(&block, &text, declared, &used);
         Some(DirectFn {
             name: fn_def.name.clone(),
             used,
