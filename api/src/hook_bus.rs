@@ -4,7 +4,7 @@
 //! wrap/unsubscribe, so a call in progress keeps the chain it started with while links subscribe
 //! or unsubscribe re-entrantly. An emptied chain is removed and its guard bit cleared.
 //!
-//! # The subscribed path (see `docs/decisions.md`, "Hook dispatch without a loop or a box")
+//! # The subscribed path (see `docs/decisions.md`, "Hook dispatch: one value in, function-pointer links, a typed chain hold")
 //!
 //! [`HookBus::call_chain`] receives the arguments as one opaque value ([`PassedArgs`]), reads
 //! the hook's slot, recovers the typed chain by comparing the `TypeId` stored beside the
