@@ -210,7 +210,7 @@ fn draw_world(
         .direction(LDir::Vertical)
         .constraints([
             Constraint::Min(3),
-            Constraint::Length(1),
+            Constraint::Length(2),
             Constraint::Length(text_h),
         ])
         .split(area);
@@ -222,6 +222,7 @@ fn draw_world(
     block.render_ref_to(parts[0], buf);
     draw_map(inner, buf, map);
     Paragraph::new(Span::styled(LEGEND, Style::default().fg(Color::DarkGray)))
+        .wrap(Wrap { trim: true })
         .render_ref_to(parts[1], buf);
     if let Some(t) = text {
         let lines: Vec<Line> = t.lines().map(Line::from).collect();

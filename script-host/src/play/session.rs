@@ -481,7 +481,11 @@ impl Session {
         };
         self.ui = Ui::Battle(BattleMenu::Main, back);
         if self.game.mode != Mode::Battle {
-            // Back in the overworld (a blackout warps): wait it out.
+            // Back in the overworld (a blackout warps): wait it out. The battle screen is gone;
+            // its last rows stay readable on the message line.
+            self.flush();
+            let n = self.battle_log.len();
+            self.message = Some(self.battle_log[n.saturating_sub(3)..].join(" · "));
             self.settle();
         }
     }
@@ -536,7 +540,8 @@ impl Session {
                 self.battle_over = true;
             }
         }
-        for line in text.lines() {
+        // Battle rows have their own pane.
+        for line in text.lines().filter(|l| !l.contains("] note: battle: ")) {
             push_capped(&mut self.events, line.to_owned());
         }
         self.transcript.push_str(&text);
