@@ -259,3 +259,30 @@ fn a_signal_to_a_missing_mod_is_reported() {
         .contains("signal mod.quicksave.save: quicksave is not loaded"));
     assert_eq!(s.game.save, before);
 }
+
+/// ITEM in battle: the ball is taken from the bag and thrown (the engine decides the catch).
+#[test]
+fn a_ball_from_the_battle_bag() {
+    let mut s = session();
+    to_battle(&mut s);
+    press(&mut s, &[Key::Dir(Direction::Right), Key::A]);
+    assert!(
+        matches!(s.ui(), Ui::Battle(m, 0) if *m == pallet_script_host::play::session::BattleMenu::Item)
+    );
+    let balls = |s: &Session| {
+        s.game
+            .save
+            .inventory
+            .iter()
+            .find(|i| i.id == "POKE_BALL")
+            .map_or(0, |i| i.count)
+    };
+    assert_eq!(balls(&s), 5);
+    s.press(Key::A);
+    assert_eq!(balls(&s), 4);
+    assert!(
+        s.transcript().contains("ball wobbles") || s.transcript().contains("caught"),
+        "{}",
+        s.transcript()
+    );
+}

@@ -10,7 +10,7 @@ use pallet_engine::world::overworld::Screen as EngineScreen;
 use pallet_engine::world::tileset::CellKind;
 use pallet_engine::world::Direction;
 
-use super::session::{BattleMenu, Session, Ui, BATTLE_ITEMS, MENU_ITEMS};
+use super::session::{BattleMenu, Session, Ui, MENU_ITEMS};
 
 /// One drawn cell of the map.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,20 +45,6 @@ impl Glyph {
         }
     }
 }
-
-/// The legend of the map view: glyph, what it is.
-pub const LEGEND: [(char, &str); 10] = [
-    ('^', "you"),
-    ('&', "NPC"),
-    ('?', "sign"),
-    ('=', "warp"),
-    ('+', "door"),
-    ('.', "floor"),
-    ('"', "grass"),
-    ('~', "water"),
-    ('#', "wall"),
-    (' ', ""),
-];
 
 /// The active map as cells.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -379,12 +365,8 @@ impl ScreenModel {
             "{place}   {} seed {}   t={}   ¥{}",
             session.boot.version, session.boot.seed, g.tick, g.save.money
         );
-        let common: [(&str, &str); 3] = [
-            ("F5/F9", "quick save/load"),
-            ("q", "quit"),
-            ("Ctrl-C", "quit"),
-        ];
-        let _ = checkpoint_mod;
+        let quick = format!("{checkpoint_mod} save/load");
+        let common: [(&str, &str); 3] = [("F5/F9", &quick), ("q", "quit"), ("Ctrl-C", "quit")];
         let (view, mut bindings) = match session.ui() {
             Ui::Battle(menu, cursor) if g.mode == Mode::Battle => {
                 let keys = match menu {
@@ -478,9 +460,4 @@ impl ScreenModel {
             dialog: None,
         }
     }
-}
-
-/// The battle menu's entry names, for renderers.
-pub fn battle_items() -> &'static [&'static str; 4] {
-    &BATTLE_ITEMS
 }

@@ -504,6 +504,7 @@ impl Session {
             return;
         }
         self.note(&format!("signal {event}"));
+        let before = (self.game.mode.clone(), self.game.battle().map(|b| b.turn()));
         let store = self.mods.as_ref().map(|m| m.loader.mod_data.clone());
         let rt = Rc::clone(&self.game.rt);
         let r = pallet_engine::checkpoint::lend::lend(&mut self.game, store.as_ref(), || {
@@ -511,6 +512,18 @@ impl Session {
         });
         if let Err(e) = r {
             self.note(&format!("signal {event}: {e}"));
+        }
+        // A restore into a battle: the rows after the checkpoint did not happen any more.
+        let after = (self.game.mode.clone(), self.game.battle().map(|b| b.turn()));
+        if after.0 == Mode::Battle && after != before {
+            self.flush();
+            self.battle_log.clear();
+            self.battle_over = false;
+            let turn = after.1.unwrap_or(0);
+            push_capped(
+                &mut self.battle_log,
+                format!("(checkpoint restored: turn {turn})"),
+            );
         }
     }
 
