@@ -2,8 +2,10 @@
 //! committed buffers (`tests/play/*.screen`, one text line per terminal row, trailing spaces
 //! trimmed), and a recorded key log replayed headless to its committed transcript.
 //!
-//! Regenerate the expected files after an intended change with
+//! Regenerate the expected screens after an intended change with
 //! `PALLET_BLESS=1 cargo test -p pallet-script-host --test play_screens` and review the diff.
+//! Re-record the terminal key log with `tools/play-tmux.sh target/debug/pallet OUT` (tmux),
+//! then copy `OUT/run.keys` and `OUT/run.transcript` to `tests/play/tmux.keys|.transcript`.
 
 use std::path::{Path, PathBuf};
 
