@@ -27,6 +27,8 @@ pub enum Command {
     Calc(crate::cmd_calc::CalcArgs),
     /// RFC 0004/0005 demo: capture an overworld and a battle checkpoint, play on, restore, recapture.
     Checkpoint(crate::cmd_checkpoint::CheckpointArgs),
+    /// The game in a terminal, with mods loaded (arrows walk, Enter = A, Backspace = B).
+    Play(crate::cmd_play::PlayArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -57,6 +59,10 @@ pub struct RunArgs {
     /// `examples/scenarios/quicksave.scn` with `--mods examples/mods/quicksave`).
     #[arg(long, value_name = "PATH")]
     pub scenario: Option<std::path::PathBuf>,
+    /// Replay a `pallet play --record` key log headless (version, seed, mods and save come
+    /// from its header) and print the session's transcript.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["scenario", "mods", "no_default_mods"])]
+    pub keys: Option<std::path::PathBuf>,
 }
 
 /// Entry point; returns the process exit code.
@@ -80,6 +86,10 @@ pub fn main() -> i32 {
         }
     };
     match cli.command {
+        Command::Run(a) if a.keys.is_some() => {
+            let keys = a.keys.as_deref().unwrap_or(std::path::Path::new(""));
+            crate::cmd_play::replay_keys(keys, a.save.as_deref(), a.trace)
+        }
         Command::Run(a) => {
             let Some(version) = pallet_engine::world::GameVersion::parse(&a.version) else {
                 eprintln!("invalid value '{}' for '--version <VERSION>'", a.version);
@@ -104,5 +114,6 @@ pub fn main() -> i32 {
         Command::Battle(a) => crate::cmd_battle::run(a),
         Command::Calc(a) => crate::cmd_calc::run(a),
         Command::Checkpoint(a) => crate::cmd_checkpoint::run(a),
+        Command::Play(a) => crate::cmd_play::run(a),
     }
 }

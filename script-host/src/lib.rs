@@ -6,6 +6,8 @@ pub mod cmd_calc;
 pub mod cmd_checkpoint;
 pub mod cmd_import;
 pub mod cmd_mods;
+pub mod cmd_play;
 pub mod cmd_run;
 pub mod host;
+pub mod play;
 pub mod scenario_battle;
