@@ -57,6 +57,22 @@ pub struct RunArgs {
     /// `examples/scenarios/quicksave.scn` with `--mods examples/mods/quicksave`).
     #[arg(long, value_name = "PATH")]
     pub scenario: Option<std::path::PathBuf>,
+    /// Stop with exit 1 at the first `expect` that does not hold (by default a mod may change
+    /// what the scenario expects: the difference is reported and the run goes on).
+    #[arg(long)]
+    pub strict: bool,
+    /// Print the run summary (mods with state and reason, expectations, end state, the
+    /// transcript as lines) as one JSON document.
+    #[arg(long)]
+    pub json: bool,
+    /// Set a mod option before the mods load: MOD.KEY=VALUE (true/false, a number, else a
+    /// string); repeatable. Unknown mods, keys and illegal values are errors.
+    #[arg(long = "option", value_name = "MOD.KEY=VALUE")]
+    pub options: Vec<String>,
+    /// Continue from this save (its version, position, party and mods' `save` data) instead
+    /// of a new game.
+    #[arg(long, value_name = "SAVE")]
+    pub load: Option<std::path::PathBuf>,
 }
 
 /// Entry point; returns the process exit code.
@@ -71,9 +87,9 @@ pub fn main() -> i32 {
                     0
                 }
                 _ => {
-                    let msg = e.to_string();
-                    let first = msg.lines().next().unwrap_or("bad arguments");
-                    eprintln!("{first}");
+                    // clap's whole message: the error, its tip (a similar argument or
+                    // subcommand) and the possible values; then the usage line.
+                    eprint!("{}", e.render());
                     2
                 }
             };
@@ -97,6 +113,10 @@ pub fn main() -> i32 {
                 save: a.save,
                 mods,
                 scenario: a.scenario,
+                strict: a.strict,
+                json: a.json,
+                options: a.options,
+                load: a.load,
             })
         }
         Command::Mods(a) => crate::cmd_mods::run(a),

@@ -8,4 +8,5 @@ pub mod cmd_import;
 pub mod cmd_mods;
 pub mod cmd_run;
 pub mod host;
+pub mod run_json;
 pub mod scenario_battle;
