@@ -506,3 +506,50 @@ fn hostile_output_is_escaped_and_scenario_commands_are_bounded() {
     assert!(err(&o).contains("tick limit"), "{}", err(&o));
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn repeated_runtime_errors_of_one_link_are_counted_not_reprinted() {
+    let root = temp("repeats");
+    let thrower = write_mod(
+        &root,
+        "thrower",
+        &rhai_manifest("thrower", r#""hooks""#),
+        "main.rhai",
+        "hooks.wrap(\"encounter.roll\", |next, encDef, ctx| {\n    let x = ctx.nothing.deeper;\n    next.call(encDef, ctx)\n});\n",
+    );
+    let o = pallet(&["run", "--mods", &thrower]);
+    let t = out(&o);
+    assert_eq!(o.status.code(), Some(0), "{t}");
+    assert_eq!(
+        t.matches("[thrower] hook encounter.roll failed").count(),
+        2,
+        "printed once, then one count line: {t}"
+    );
+    assert!(t.contains("mods: repeated "), "{t}");
+    assert_eq!(t.matches("mods: repeated ").count(), 1, "{t}");
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn lua_mods_get_did_you_mean_for_hooks_and_mod_members() {
+    let root = temp("lua-dym");
+    let dir = write_mod(
+        &root,
+        "luabad",
+        r#"{"id": "luabad", "name": "l", "version": "1.0.0", "api": 2, "entry": "main.lua"}"#,
+        "main.lua",
+        "return function(mod)\n  mod.hooks:wrap(\"exp.gian\", function(next, ctx) return next(ctx) end)\n  mod.sav:set(\"a\", 1)\nend\n",
+    );
+    let o = pallet(&["mods", "check", &dir]);
+    let t = out(&o);
+    assert_eq!(o.status.code(), Some(1), "{t}");
+    assert!(
+        t.contains("hook \"exp.gian\"") && t.contains("(did you mean \"exp.gain\"?)"),
+        "{t}"
+    );
+    assert!(
+        t.contains("main.lua:3") && t.contains("did you mean `mod.save`?"),
+        "{t}"
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}

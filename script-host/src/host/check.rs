@@ -123,9 +123,10 @@ pub fn check_mod(dir: &Path) -> ModReport {
         }
         for n in lua.notes {
             let at = n.line.map(|l| format!(":{l}")).unwrap_or_default();
+            let hint = super::suggest::lua_hint(&n.message);
             report
                 .notes
-                .push(format!("{}: {}{at}: {}", m.id, n.file, n.message));
+                .push(format!("{}: {}{at}: {}{hint}", m.id, n.file, n.message));
         }
         return report;
     }
@@ -386,6 +387,11 @@ pub fn check_paths(paths: &[PathBuf]) -> Result<Vec<ModReport>, PathBuf> {
                     "entry"
                 } else {
                     "manifest.json"
+                };
+                let error = if row.host.as_deref() == Some("lua") {
+                    format!("{error}{}", super::suggest::lua_hint(&error))
+                } else {
+                    error
                 };
                 let rendered = if error.starts_with('[') || error.starts_with("Error") {
                     error.clone()

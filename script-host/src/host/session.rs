@@ -164,7 +164,16 @@ impl ModSession {
             match row.state {
                 ModState::Failed => {
                     let why = row.error.as_deref().unwrap_or("unknown reason");
-                    out.push(format!("mods: {} failed: {}", row.id, escape_text(why)));
+                    let hint = if row.host.as_deref() == Some("lua") {
+                        super::suggest::lua_hint(why)
+                    } else {
+                        String::new()
+                    };
+                    out.push(format!(
+                        "mods: {} failed: {}{hint}",
+                        row.id,
+                        escape_text(why)
+                    ));
                     // The loader reported entry failures to the feed as `id: error`; shown
                     // here, they are not printed again.
                     self.shown.borrow_mut().insert(format!("{}: {why}", row.id));
@@ -234,7 +243,8 @@ impl ModSession {
         self.repeats
             .borrow()
             .iter()
-            .filter(|(_, n)| **n > 1)
+            // Feed lines only: a runtime error's excerpt key (`mod|file|…`) repeats with them.
+            .filter(|(key, n)| **n > 1 && !key.contains('|'))
             .map(|(key, n)| {
                 let shown = key.replace('|', " ").replace("  ", " ");
                 format!(

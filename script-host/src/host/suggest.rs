@@ -180,3 +180,62 @@ pub fn unknown_method(handle: &str, method: &str, args: usize) -> Option<String>
 pub fn registry_names() -> impl Iterator<Item = &'static str> {
     pallet_api::content::REGISTRIES.iter().map(|r| r.0)
 }
+
+/// The members of a legacy Lua mod's `mod` object (the Lua engine's loader API as the survey
+/// of public mods lists it, docs in `docs/modding-lua.md`), for did-you-mean on `mod.*` typos.
+pub const LUA_MOD_MEMBERS: &[&str] = &[
+    "id",
+    "version",
+    "path",
+    "manifest",
+    "content",
+    "exports",
+    "DELETE",
+    "events",
+    "hooks",
+    "input",
+    "ui",
+    "save",
+    "storage",
+    "checkpoints",
+    "options",
+    "commands",
+    "migrations",
+    "log",
+    "find",
+    "assets",
+    "read",
+    "world",
+    "datasets",
+    "game",
+];
+
+/// A did-you-mean suffix for a Lua load error or checker note: `attempt to index field 'X' (a
+/// nil value)` near a `mod` member, or `hook "X"` / `event "X"` near a catalog name. Empty when
+/// nothing is close.
+pub fn lua_hint(message: &str) -> String {
+    let quoted = |prefix: &str, quote: char| -> Option<String> {
+        let at = message.find(prefix)? + prefix.len();
+        let rest = &message[at..];
+        let end = rest.find(quote)?;
+        Some(rest[..end].to_owned())
+    };
+    if let Some(field) = quoted("attempt to index field '", '\'') {
+        if !LUA_MOD_MEMBERS.contains(&field.as_str()) {
+            if let Some(c) = closest(&field, LUA_MOD_MEMBERS.iter().copied()) {
+                return format!(" (if this is a `mod` member: did you mean `mod.{c}`?)");
+            }
+        }
+    }
+    if let Some(name) = quoted("hook \"", '"') {
+        if pallet_api::catalog::hook_info(&name).is_none() {
+            return did_you_mean(&name, hook_names());
+        }
+    }
+    if let Some(name) = quoted("event \"", '"') {
+        if pallet_api::catalog::event_info(&name).is_none() {
+            return did_you_mean(&name, event_names());
+        }
+    }
+    String::new()
+}
