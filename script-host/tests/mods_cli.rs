@@ -553,3 +553,24 @@ fn lua_mods_get_did_you_mean_for_hooks_and_mod_members() {
     );
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn mods_defs_writes_named_typed_definitions() {
+    let root = temp("defs");
+    let o = pallet(&["mods", "defs", root.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let api = std::fs::read_to_string(root.join("pallet.d.rhai")).unwrap();
+    assert!(
+        api.contains("fn wrap(hooks: Hooks, name: string, priority: int, link: Fn) -> Fn;"),
+        "{api}"
+    );
+    assert!(
+        !api.contains("EvalAltResult") && !api.contains("-> ;") && !api.contains("(_:"),
+        "{api}"
+    );
+    let hooks = std::fs::read_to_string(root.join("hooks.d.rhai")).unwrap();
+    assert!(hooks.contains("Hook `catch.party_full`"), "{hooks}");
+    let events = std::fs::read_to_string(root.join("events.d.rhai")).unwrap();
+    assert!(events.contains("Event `map.entered`"), "{events}");
+    let _ = std::fs::remove_dir_all(&root);
+}
