@@ -761,7 +761,11 @@ pub fn play_opts(o: &PlayOptions<'_>) -> Result<RunOutcome, RunFailure> {
     for line in &lines {
         if let Err(e) = p.run_line(line.number, &line.cmd) {
             p.flush();
-            return Err(fail(p.out, format!("scenario line {}: {e}", line.number)));
+            let hint = crate::host::suggest::data_hint(&e);
+            return Err(fail(
+                p.out,
+                format!("scenario line {}: {e}{hint}", line.number),
+            ));
         }
     }
     p.flush();

@@ -574,3 +574,30 @@ fn mods_defs_writes_named_typed_definitions() {
     assert!(events.contains("Event `map.entered`"), "{events}");
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn scenario_names_get_did_you_mean() {
+    let root = temp("names");
+    for (line, want) in [
+        (
+            "give PIKACHUU 5",
+            "unknown species PIKACHUU (did you mean \"PIKACHU\"?)",
+        ),
+        (
+            "bag POTON 5",
+            "unknown item POTON (did you mean \"POTION\"?)",
+        ),
+    ] {
+        let scn = root.join("n.scn");
+        std::fs::write(&scn, format!("{line}\n")).unwrap();
+        let o = pallet(&[
+            "run",
+            "--no-default-mods",
+            "--scenario",
+            scn.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(1));
+        assert!(err(&o).contains(want), "{}", err(&o));
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -239,3 +239,26 @@ pub fn lua_hint(message: &str) -> String {
     }
     String::new()
 }
+
+/// A did-you-mean suffix for an `unknown species X` / `unknown item X` / `unknown move X`
+/// message, over the Gen 1 data's ids and display names.
+pub fn data_hint(message: &str) -> String {
+    let data = pallet_engine::data::gen1();
+    let word = |prefix: &str| -> Option<String> {
+        let at = message.find(prefix)? + prefix.len();
+        message[at..]
+            .split(|c: char| c.is_whitespace() || c == '`' || c == ',')
+            .find(|w| !w.is_empty())
+            .map(str::to_owned)
+    };
+    if let Some(name) = word("unknown species ") {
+        return did_you_mean(&name, data.species.iter().map(|s| s.id));
+    }
+    if let Some(name) = word("unknown item ") {
+        return did_you_mean(&name, data.items.iter().map(|s| s.id));
+    }
+    if let Some(name) = word("unknown move ") {
+        return did_you_mean(&name, data.moves.iter().map(|s| s.id));
+    }
+    String::new()
+}
