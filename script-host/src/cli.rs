@@ -73,6 +73,10 @@ pub struct RunArgs {
     /// of a new game.
     #[arg(long, value_name = "SAVE")]
     pub load: Option<std::path::PathBuf>,
+    /// Profile folder: per-mod option values from DIR/options/<MOD>.json (a JSON object
+    /// `{"key": value}`); `--option` overrides them.
+    #[arg(long, value_name = "DIR")]
+    pub profile: Option<std::path::PathBuf>,
 }
 
 /// Entry point; returns the process exit code.
@@ -117,6 +121,7 @@ pub fn main() -> i32 {
                 json: a.json,
                 options: a.options,
                 load: a.load,
+                profile: a.profile,
             })
         }
         Command::Mods(a) => crate::cmd_mods::run(a),

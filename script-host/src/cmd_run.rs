@@ -724,7 +724,19 @@ pub fn play_opts(o: &PlayOptions<'_>) -> Result<RunOutcome, RunFailure> {
             }
             let s = crate::host::ModSession::load_with(&rt, api_version, opts, &extras)
                 .map_err(|m| fail(String::new(), m))?;
-            s.check_options(&extras.options)
+            // Options files may name mods this run does not load; their values for loaded
+            // mods are checked like `--option`.
+            let loaded: Vec<_> = extras
+                .file_options
+                .iter()
+                .filter(|(id, key, _)| {
+                    s.status().order.contains(id)
+                        && !extras.options.iter().any(|(i, k, _)| i == id && k == key)
+                })
+                .cloned()
+                .collect();
+            s.check_options(&loaded)
+                .and_then(|()| s.check_options(&extras.options))
                 .map_err(|message| RunFailure {
                     transcript: String::new(),
                     message,
@@ -842,6 +854,8 @@ pub struct RunOptions {
     pub options: Vec<String>,
     /// `--load SAVE`: continue from this save.
     pub load: Option<PathBuf>,
+    /// `--profile DIR`: option values from `DIR/options/<mod id>.json`.
+    pub profile: Option<PathBuf>,
 }
 
 fn write_save(path: &Path, game: &Game) -> Result<(), String> {
@@ -868,6 +882,15 @@ pub fn run(opts: &RunOptions) -> i32 {
             Ok(v) => extras.options.push(v),
             Err(e) => {
                 eprintln!("pallet run: {e}");
+                return 2;
+            }
+        }
+    }
+    if let Some(dir) = &opts.profile {
+        match crate::host::session::profile_options(dir) {
+            Ok(v) => extras.file_options = v,
+            Err(e) => {
+                eprintln!("pallet run: --profile: {e}");
                 return 2;
             }
         }

@@ -601,3 +601,50 @@ fn scenario_names_get_did_you_mean() {
     }
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn profile_options_files_set_values_and_option_overrides_them() {
+    let root = temp("profile");
+    let scn = short_scenario(&root);
+    std::fs::create_dir_all(root.join("profile/options")).unwrap();
+    std::fs::write(
+        root.join("profile/options/exp-boost.json"),
+        r#"{"multiplier": 1}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("profile/options/not-loaded.json"),
+        r#"{"anything": true}"#,
+    )
+    .unwrap();
+    let boost = repo("tests/fixtures/lua_mods/exp-boost");
+    let profile = root.join("profile").display().to_string();
+    let base = [
+        "run",
+        "--no-default-mods",
+        "--mods",
+        &boost,
+        "--scenario",
+        &scn,
+        "--profile",
+        &profile,
+    ];
+    let o = pallet(&base);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(
+        out(&o).contains("[exp-boost] EXP boost ready (x1)"),
+        "{}",
+        out(&o)
+    );
+    let o = pallet(&[&base[..], &["--option", "exp-boost.multiplier=3"]].concat());
+    assert!(
+        out(&o).contains("[exp-boost] EXP boost ready (x3)"),
+        "{}",
+        out(&o)
+    );
+    std::fs::write(root.join("profile/options/exp-boost.json"), "{not json").unwrap();
+    let o = pallet(&base);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(err(&o).contains("exp-boost.json"), "{}", err(&o));
+    let _ = std::fs::remove_dir_all(&root);
+}

@@ -88,11 +88,16 @@ pub fn check_mod(dir: &Path) -> ModReport {
     let parsed = match parse_manifest(&text) {
         Ok(p) => p,
         Err(e) => {
+            let message = e.to_string();
+            let message = message
+                .strip_prefix("manifest.json: ")
+                .unwrap_or(&message)
+                .to_owned();
             report.findings.push(finding(
                 &label,
                 "manifest.json",
                 Position::NONE,
-                e.to_string(),
+                message,
                 &empty,
             ));
             return report;

@@ -34,6 +34,9 @@ pub struct ModsOptions {
 /// `modData` of a `--load`ed save.
 #[derive(Clone, Debug, Default)]
 pub struct LoadExtras {
+    /// Values from the profile's options files (`PROFILE/options/<mod id>.json`), applied
+    /// first; `--option` values override them.
+    pub file_options: Vec<(String, String, pallet_api::Value)>,
     pub options: Vec<(String, String, pallet_api::Value)>,
     pub mod_data: Option<pallet_api::Value>,
 }
@@ -112,7 +115,7 @@ impl ModSession {
         let mut loader = Loader::new(game, env!("CARGO_PKG_VERSION"), Content::new());
         loader.add_host(Box::new(host));
         loader.add_host(Box::new(lua));
-        for (id, key, value) in &extras.options {
+        for (id, key, value) in extras.file_options.iter().chain(&extras.options) {
             loader.options.set_user_value(id, key, value.clone());
         }
         if let Some(mod_data) = &extras.mod_data {
@@ -356,4 +359,43 @@ pub fn parse_option(text: &str) -> Result<(String, String, pallet_api::Value), S
         },
     };
     Ok((id.to_owned(), key.to_owned(), v))
+}
+
+/// The option values of a profile folder: `DIR/options/<mod id>.json`, each a JSON object
+/// `{ "key": value }`. A missing `options` folder is no values; an unreadable or malformed
+/// file is an error naming it.
+pub fn profile_options(
+    dir: &std::path::Path,
+) -> Result<Vec<(String, String, pallet_api::Value)>, String> {
+    let folder = dir.join("options");
+    let entries = match std::fs::read_dir(&folder) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("{}: {e}", folder.display())),
+    };
+    let mut files: Vec<std::path::PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for path in files {
+        let id = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let values: BTreeMap<String, pallet_api::Value> =
+            serde_json::from_str(&text).map_err(|e| {
+                format!(
+                    "{}: expected an object of option values: {e}",
+                    path.display()
+                )
+            })?;
+        for (key, value) in values {
+            out.push((id.clone(), key, value));
+        }
+    }
+    Ok(out)
 }
