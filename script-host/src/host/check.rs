@@ -377,14 +377,13 @@ pub fn check_paths(paths: &[PathBuf]) -> Result<Vec<ModReport>, PathBuf> {
         match row.state {
             pallet_api::loader::ModState::Failed => {
                 let error = row.error.clone().unwrap_or_default();
-                // A static finding at the place the load failed is superseded by the load's
-                // own message (the one `pallet run` prints).
-                report.findings.retain(|f| {
-                    f.line == 0
-                        || !error.contains(&format!("{}:{}:", f.file, f.line))
-                        || error.contains(&f.message)
-                });
-                if report.findings.iter().any(|f| error.contains(&f.message)) {
+                // A static finding at the place the load failed already reports it (with its
+                // exact column); otherwise the load's own message (the one `pallet run`
+                // prints) is added.
+                if report.findings.iter().any(|f| {
+                    error.contains(&f.message)
+                        || (f.line > 0 && error.contains(&format!("{}:{}:", f.file, f.line)))
+                }) {
                     continue;
                 }
                 // Entry failures name their own file (and line); the others are the manifest's.

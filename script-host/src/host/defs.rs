@@ -3,8 +3,8 @@
 //! overload) and the hook/event catalog (`api/src/catalog`): named, typed parameters and a doc
 //! comment on every item.
 //!
-//! Files: `pallet.d.rhai` (handle methods, `module static;`), `handles.d.rhai` (the handle
-//! variables in scope), `hooks.d.rhai` (every catalog hook: closure signature, parameters,
+//! Files: `__static__.d.rhai` (handle methods, `module static;`), `__scope__.d.rhai` (the
+//! handle variables in scope), `hooks.d.rhai` (every catalog hook: closure signature, parameters,
 //! result rule) and `events.d.rhai` (every catalog event). Parameter names and docs of handle
 //! methods come from [`METHOD_DOCS`]; a registered method missing there fails the definitions
 //! test, so the table cannot fall behind the registrations silently.
@@ -226,7 +226,7 @@ pub fn render() -> BTreeMap<String, String> {
         }
         let _ = writeln!(api, "fn {name}({}) -> {ret};", list.join(", "));
     }
-    files.insert("pallet.d.rhai".to_owned(), api);
+    files.insert("__static__.d.rhai".to_owned(), api);
     // Handle variables.
     let mut scope = HEADER.to_owned();
     for (var, ty) in HANDLE_TYPES {
@@ -237,7 +237,7 @@ pub fn render() -> BTreeMap<String, String> {
         );
         let _ = writeln!(scope, "const {var}: {ty};");
     }
-    files.insert("handles.d.rhai".to_owned(), scope);
+    files.insert("__scope__.d.rhai".to_owned(), scope);
     // Hooks: one definition per catalog hook, the closure `hooks.wrap` takes.
     let mut hooks = format!("{HEADER}module hooks;\n");
     for h in HOOKS {
@@ -352,7 +352,7 @@ mod tests {
             }
         }
         // Every registered handle method has named parameters and a doc (no fallback).
-        let api = &files["pallet.d.rhai"];
+        let api = &files["__static__.d.rhai"];
         assert!(!api.contains("(undocumented)"), "{api}");
         assert!(!api.contains("arg1"), "{api}");
         for (ty, name, params, _) in registered_methods() {
@@ -393,7 +393,7 @@ mod tests {
         }
         for (var, _) in HANDLE_TYPES {
             assert!(
-                files["handles.d.rhai"].contains(&format!("const {var}: ")),
+                files["__scope__.d.rhai"].contains(&format!("const {var}: ")),
                 "{var}"
             );
         }

@@ -218,7 +218,7 @@ pub fn function_not_found(sig: &str) -> String {
             return msg;
         }
     }
-    format!("function not found: {sig}")
+    format!("Function not found: {sig}")
 }
 
 fn char_offset(src: &str, line: usize, column: usize) -> usize {
