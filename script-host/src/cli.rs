@@ -61,8 +61,28 @@ pub struct RunArgs {
     pub scenario: Option<std::path::PathBuf>,
     /// Replay a `pallet play --record` key log headless (version, seed, mods and save come
     /// from its header) and print the session's transcript.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["scenario", "mods", "no_default_mods"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["scenario", "mods", "no_default_mods", "strict", "json", "options", "load", "profile"])]
     pub keys: Option<std::path::PathBuf>,
+    /// Stop with exit 1 at the first `expect` that does not hold (by default a mod may change
+    /// what the scenario expects: the difference is reported and the run goes on).
+    #[arg(long)]
+    pub strict: bool,
+    /// Print the run summary (mods with state and reason, expectations, end state, the
+    /// transcript as lines) as one JSON document.
+    #[arg(long)]
+    pub json: bool,
+    /// Set a mod option before the mods load: MOD.KEY=VALUE (true/false, a number, else a
+    /// string); repeatable. Unknown mods, keys and illegal values are errors.
+    #[arg(long = "option", value_name = "MOD.KEY=VALUE")]
+    pub options: Vec<String>,
+    /// Continue from this save (its version, position, party and mods' `save` data) instead
+    /// of a new game.
+    #[arg(long, value_name = "SAVE")]
+    pub load: Option<std::path::PathBuf>,
+    /// Profile folder: per-mod option values from DIR/options/<MOD>.json (a JSON object
+    /// `{"key": value}`); `--option` overrides them.
+    #[arg(long, value_name = "DIR")]
+    pub profile: Option<std::path::PathBuf>,
 }
 
 /// Entry point; returns the process exit code.
@@ -77,9 +97,9 @@ pub fn main() -> i32 {
                     0
                 }
                 _ => {
-                    let msg = e.to_string();
-                    let first = msg.lines().next().unwrap_or("bad arguments");
-                    eprintln!("{first}");
+                    // clap's whole message: the error, its tip (a similar argument or
+                    // subcommand) and the possible values; then the usage line.
+                    eprint!("{}", e.render());
                     2
                 }
             };
@@ -107,6 +127,11 @@ pub fn main() -> i32 {
                 save: a.save,
                 mods,
                 scenario: a.scenario,
+                strict: a.strict,
+                json: a.json,
+                options: a.options,
+                load: a.load,
+                profile: a.profile,
             })
         }
         Command::Mods(a) => crate::cmd_mods::run(a),

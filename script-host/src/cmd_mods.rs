@@ -10,7 +10,8 @@ use crate::host::defs::write_defs;
 
 #[derive(clap::Subcommand, Debug)]
 pub enum ModsCommand {
-    /// Validate manifests and compile scripts (no mod code runs). DIR is a mod folder or a
+    /// Validate manifests and scripts (static API checks with did-you-mean), then load every
+    /// mod for real in a dry-run runtime, as `pallet run` would. DIR is a mod folder or a
     /// folder of mods.
     Check {
         #[arg(required = true, value_name = "DIR")]
@@ -19,6 +20,9 @@ pub enum ModsCommand {
         /// (readiness only: marker and file sizes; nothing is decoded).
         #[arg(long, value_name = "DIR")]
         cache: Option<PathBuf>,
+        /// Print the reports as one JSON document.
+        #[arg(long)]
+        json: bool,
     },
     /// Write Rhai definition files (`.d.rhai`) of the mod API for editor completion.
     Defs {
@@ -36,13 +40,18 @@ pub struct ModsArgs {
 /// Entry point; returns the exit code.
 pub fn run(args: ModsArgs) -> i32 {
     let (code, out, err) = match &args.command {
+        ModsCommand::Check {
+            dirs, json: true, ..
+        } => check_json(dirs),
         ModsCommand::Check { dirs, .. } => check(dirs),
         ModsCommand::Defs { out_dir } => defs(out_dir),
     };
     print!("{out}");
     eprint!("{err}");
     if let ModsCommand::Check {
-        cache: Some(root), ..
+        cache: Some(root),
+        json: false,
+        ..
     } = &args.command
     {
         crate::cmd_import::print_readiness(root);
@@ -95,7 +104,11 @@ pub fn check(dirs: &[PathBuf]) -> (i32, String, String) {
             out.push_str(&format!("note: {note}\n"));
         }
         if r.findings.is_empty() {
-            out.push_str(&format!("ok: {name} ({})\n", r.dir.display()));
+            let state = match r.state.as_deref() {
+                Some("loaded") | None => String::new(),
+                Some(other) => format!(" [{other} for red]"),
+            };
+            out.push_str(&format!("ok: {name} ({}){state}\n", r.dir.display()));
             continue;
         }
         for f in &r.findings {
@@ -109,4 +122,59 @@ pub fn check(dirs: &[PathBuf]) -> (i32, String, String) {
         reports.len()
     ));
     (i32::from(findings > 0), out, String::new())
+}
+
+/// `pallet mods check --json DIR...`: `(exit code, stdout, stderr)`; the same exit codes.
+pub fn check_json(dirs: &[PathBuf]) -> (i32, String, String) {
+    let reports = match check_paths(dirs) {
+        Ok(r) if !r.is_empty() => r,
+        Ok(_) => {
+            return (
+                2,
+                String::new(),
+                "pallet mods check: no mod (folder with manifest.json) found\n".to_owned(),
+            )
+        }
+        Err(p) => {
+            return (
+                2,
+                String::new(),
+                format!("pallet mods check: {} is not a folder\n", p.display()),
+            )
+        }
+    };
+    let findings: usize = reports.iter().map(|r| r.findings.len()).sum();
+    let mods: Vec<serde_json::Value> = reports
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "dir": r.dir.display().to_string(),
+                "id": r.id,
+                "ok": r.findings.is_empty(),
+                "state": r.state,
+                "findings": r.findings.iter().map(|f| serde_json::json!({
+                    "file": f.file,
+                    "line": f.line,
+                    "column": f.column,
+                    "message": f.message,
+                    "rendered": f.rendered,
+                })).collect::<Vec<_>>(),
+                "notes": r.notes,
+            })
+        })
+        .collect();
+    let doc = serde_json::json!({
+        "ok": findings == 0,
+        "checked": reports.len(),
+        "findings": findings,
+        "mods": mods,
+    });
+    (
+        i32::from(findings > 0),
+        format!(
+            "{}\n",
+            serde_json::to_string_pretty(&doc).unwrap_or_default()
+        ),
+        String::new(),
+    )
 }

@@ -252,6 +252,15 @@ pub struct Player {
     pub mods: Option<crate::host::ModSession>,
     /// One entry per open `if`: whether its condition held.
     branches: Vec<bool>,
+    /// `--strict`: a failed `expect` stops the run. Otherwise it is reported (a mod may have
+    /// legitimately changed the game) and the run goes on.
+    pub strict: bool,
+    /// Failed expectations of a non-strict run: `(scenario line, message)`.
+    pub differed: Vec<(usize, String)>,
+    /// Expectations that held.
+    pub met: usize,
+    /// The scenario line being run (for expectation reports).
+    line: usize,
 }
 
 impl Player {
@@ -261,6 +270,36 @@ impl Player {
             out: String::new(),
             mods: None,
             branches: Vec::new(),
+            strict: true,
+            differed: Vec::new(),
+            met: 0,
+            line: 0,
+        }
+    }
+
+    /// Run one command of scenario line `number`.
+    pub fn run_line(&mut self, number: usize, cmd: &Cmd) -> Result<(), String> {
+        self.line = number;
+        self.run(cmd)
+    }
+
+    /// An expectation's outcome: strict runs stop on a failure; others report it and go on.
+    fn expectation(&mut self, outcome: Result<(), String>) -> Result<(), String> {
+        match outcome {
+            Ok(()) => {
+                self.met += 1;
+                Ok(())
+            }
+            Err(e) if self.strict => Err(e),
+            Err(e) => {
+                self.flush();
+                let line = self.line;
+                self.note(&format!(
+                    "scenario line {line}: {e} (a mod changed this; --strict stops here)"
+                ));
+                self.differed.push((line, e));
+                Ok(())
+            }
         }
     }
 
@@ -270,6 +309,17 @@ impl Player {
 
     fn tick(&mut self, input: Input) {
         self.game.step(input);
+        // Mod log lines join the transcript at the tick they happen, after the rows before them.
+        if let Some(mods) = &self.mods {
+            let lines = mods.drain_lines();
+            if !lines.is_empty() {
+                let rows = self.game.drain_feed();
+                format_rows(&self.game, &rows, &mut self.out);
+                for line in lines {
+                    let _ = writeln!(self.out, "{line}");
+                }
+            }
+        }
     }
 
     /// Step with no input until idle or a text box shows.
@@ -403,14 +453,28 @@ impl Player {
             Cmd::Signal(id, name) => self.signal(id, name)?,
             Cmd::Section(title) => {
                 self.flush();
-                let _ = writeln!(self.out, "\n## {title}");
+                let _ = writeln!(
+                    self.out,
+                    "\n## {}",
+                    crate::host::session::escape_text(title).replace('\n', " ")
+                );
             }
             Cmd::Walk(d, n) => {
                 self.walk(*d, *n)?;
                 crate::scenario_battle::flee(&mut self.game)?;
             }
+            Cmd::Battle(c) if crate::scenario_battle::is_expectation(c) => {
+                let outcome = crate::scenario_battle::run(&mut self.game, c);
+                self.expectation(outcome)?;
+            }
             Cmd::Battle(c) => crate::scenario_battle::run(&mut self.game, c)?,
             Cmd::Press(input, n) => {
+                // Bounded like every command: a huge count is the tick limit, not a hang.
+                if *n as usize > MAX_COMMAND_TICKS {
+                    return Err(format!(
+                        "press {n}: more than the {MAX_COMMAND_TICKS}-tick limit of one command"
+                    ));
+                }
                 for _ in 0..*n {
                     self.tick(*input);
                 }
@@ -429,35 +493,51 @@ impl Player {
                 self.note(&format!("busy: {state}"));
             }
             Cmd::ExpectMap { map, at, facing } => {
-                let (m, x, y, f) = self.player_pos().ok_or("no overworld")?;
-                let ok = &m == map
-                    && at.is_none_or(|a| a == (x, y))
-                    && facing.is_none_or(|want| want == f);
-                if !ok {
-                    return Err(format!(
-                        "expected {map} {at:?} {facing:?}, player is on {m} ({x},{y}) facing {f}"
-                    ));
-                }
+                let outcome = match self.player_pos() {
+                    None => Err("no overworld".to_owned()),
+                    Some((m, x, y, f)) => {
+                        let ok = &m == map
+                            && at.is_none_or(|a| a == (x, y))
+                            && facing.is_none_or(|want| want == f);
+                        if ok {
+                            Ok(())
+                        } else {
+                            Err(format!(
+                            "expected {map} {at:?} {facing:?}, player is on {m} ({x},{y}) facing {f}"
+                        ))
+                        }
+                    }
+                };
+                self.expectation(outcome)?;
             }
             Cmd::ExpectFlag(name, on) => {
-                if self.game.flag(name) != *on {
-                    return Err(format!(
+                let outcome = if self.game.flag(name) != *on {
+                    Err(format!(
                         "expected flag {name} {}",
                         if *on { "on" } else { "off" }
-                    ));
-                }
+                    ))
+                } else {
+                    Ok(())
+                };
+                self.expectation(outcome)?;
             }
             Cmd::ExpectBlock(map, bx, by, want) => {
                 let (line, r) = self.block_line(map, *bx, *by);
-                if r != Ok(*want) {
-                    return Err(format!("expected block {want}: {line}"));
-                }
+                let outcome = if r != Ok(*want) {
+                    Err(format!("expected block {want}: {line}"))
+                } else {
+                    Ok(())
+                };
+                self.expectation(outcome)?;
             }
             Cmd::ExpectBusy(want) => {
                 let got = self.game.busy().map(|b| b.as_str());
-                if got != want.as_deref() {
-                    return Err(format!("expected busy {want:?}, got {got:?}"));
-                }
+                let outcome = if got != want.as_deref() {
+                    Err(format!("expected busy {want:?}, got {got:?}"))
+                } else {
+                    Ok(())
+                };
+                self.expectation(outcome)?;
             }
         }
         self.flush();
@@ -570,6 +650,12 @@ pub fn format_rows(game: &Game, rows: &[FeedRow], out: &mut String) {
 pub struct RunOutcome {
     pub transcript: String,
     pub game: Game,
+    /// Ids of the mods that failed to load (the run exits 1 when any did).
+    pub failed_mods: Vec<String>,
+    /// Expectations a mod changed (non-strict runs): `(scenario line, message)`.
+    pub differed: Vec<(usize, String)>,
+    pub met: usize,
+    pub mods_status: Option<pallet_api::loader::LoadStatus>,
 }
 
 /// A run stopped by a scenario error; the transcript up to the failure is kept.
@@ -577,6 +663,8 @@ pub struct RunOutcome {
 pub struct RunFailure {
     pub transcript: String,
     pub message: String,
+    /// Bad usage (an `--option` no mod defines, an illegal value): exit 2, not 1.
+    pub usage: bool,
 }
 
 /// Play `scenario` on a new game of `version` with `seed`.
@@ -585,54 +673,144 @@ pub fn play(version: GameVersion, seed: u64, scenario: &str) -> Result<RunOutcom
 }
 
 /// [`play`] with mods loaded into the game's runtime before the game starts (`None`: no mods).
+/// Expectations are strict (a failed `expect` stops the run), as tests want them.
 pub fn play_with_mods(
     version: GameVersion,
     seed: u64,
     scenario: &str,
     mods: Option<&crate::host::ModsOptions>,
 ) -> Result<RunOutcome, RunFailure> {
+    play_opts(&PlayOptions {
+        version,
+        seed,
+        scenario,
+        mods,
+        strict: true,
+        extras: crate::host::session::LoadExtras::default(),
+        save: None,
+    })
+}
+
+/// Everything [`play_opts`] takes.
+pub struct PlayOptions<'a> {
+    pub version: GameVersion,
+    pub seed: u64,
+    pub scenario: &'a str,
+    pub mods: Option<&'a crate::host::ModsOptions>,
+    /// A failed `expect` stops the run (`--strict`); otherwise it is reported and counted.
+    pub strict: bool,
+    /// `--option` values; the loaded save's `modData` is added from `save`.
+    pub extras: crate::host::session::LoadExtras,
+    /// `--load`: continue from this save instead of a new game.
+    pub save: Option<pallet_engine::save::SaveData>,
+}
+
+/// Play a scenario with every run control.
+pub fn play_opts(o: &PlayOptions<'_>) -> Result<RunOutcome, RunFailure> {
+    let (version, seed) = (o.save.as_ref().map_or(o.version, |s| s.version), o.seed);
     let fail = |transcript: String, message: String| RunFailure {
         transcript,
         message,
+        usage: false,
     };
-    let lines = parse_scenario(scenario).map_err(|m| fail(String::new(), m))?;
+    let lines = parse_scenario(o.scenario).map_err(|m| fail(String::new(), m))?;
     let rt = Rc::new(Runtime::new());
-    let session = match mods {
+    let session = match o.mods {
         Some(opts) => {
             let api_version = pallet_engine::world::sites::api_version(version);
-            Some(
-                crate::host::ModSession::load(&rt, api_version, opts)
-                    .map_err(|m| fail(String::new(), m))?,
-            )
+            let mut extras = o.extras.clone();
+            if let Some(save) = &o.save {
+                extras.mod_data = Some(Value::Map(save.mod_data.clone()));
+            }
+            let s = crate::host::ModSession::load_with(&rt, api_version, opts, &extras)
+                .map_err(|m| fail(String::new(), m))?;
+            // Options files may name mods this run does not load; their values for loaded
+            // mods are checked like `--option`.
+            let loaded: Vec<_> = extras
+                .file_options
+                .iter()
+                .filter(|(id, key, _)| {
+                    s.status().order.contains(id)
+                        && !extras.options.iter().any(|(i, k, _)| i == id && k == key)
+                })
+                .cloned()
+                .collect();
+            s.check_options(&loaded)
+                .and_then(|()| s.check_options(&extras.options))
+                .map_err(|message| RunFailure {
+                    transcript: String::new(),
+                    message,
+                    usage: true,
+                })?;
+            Some(s)
         }
         None => None,
     };
-    let game = Game::new_game(version, seed, rt).map_err(|e| fail(String::new(), e.to_string()))?;
+    let game = match &o.save {
+        Some(save) => Game::from_save(save.clone(), seed, rt),
+        None => Game::new_game(version, seed, rt),
+    }
+    .map_err(|e| fail(String::new(), e.to_string()))?;
     let mut p = Player::new(game);
+    p.strict = o.strict;
     let _ = writeln!(p.out, "pallet run: version {version}, seed {seed}");
+    if o.save.is_some() {
+        let pl = &p.game.save.player;
+        let _ = writeln!(
+            p.out,
+            "continuing a save: {} ({},{}) facing {}",
+            pl.map, pl.x, pl.y, pl.facing
+        );
+    }
     if let Some(s) = session {
         let _ = writeln!(p.out, "{}", s.summary());
+        for line in s.failure_lines() {
+            let _ = writeln!(p.out, "{line}");
+        }
         p.mods = Some(s);
     }
     p.flush();
     for line in &lines {
-        if let Err(e) = p.run(&line.cmd) {
+        if let Err(e) = p.run_line(line.number, &line.cmd) {
             p.flush();
-            return Err(fail(p.out, format!("scenario line {}: {e}", line.number)));
+            let hint = crate::host::suggest::data_hint(&e);
+            return Err(fail(
+                p.out,
+                format!("scenario line {}: {e}{hint}", line.number),
+            ));
         }
     }
     p.flush();
+    if let Some(mods) = &p.mods {
+        for line in mods.repeat_lines() {
+            let _ = writeln!(p.out, "{line}");
+        }
+    }
     // Mod `save` buckets live on the host side; they join the save's `modData` at save time.
     if let Some(mods) = &p.mods {
         if let pallet_api::Value::Map(buckets) = mods.loader.mod_data.to_value() {
             p.game.save.mod_data = buckets;
         }
     }
-    let summary = summary(&p.game);
+    let mut summary = summary(&p.game);
+    if !p.strict {
+        let _ = writeln!(
+            summary,
+            "expectations: {} met, {} changed by mods",
+            p.met,
+            p.differed.len()
+        );
+    }
     p.out.push_str(&summary);
+    let failed_mods = p.mods.as_ref().map(|m| m.failed_ids()).unwrap_or_default();
+    let mods_status = p.mods.as_ref().map(|m| m.status().clone());
     Ok(RunOutcome {
         transcript: p.out,
         game: p.game,
+        failed_mods,
+        differed: p.differed,
+        met: p.met,
+        mods_status,
     })
 }
 
@@ -668,6 +846,16 @@ pub struct RunOptions {
     pub mods: crate::host::ModsOptions,
     /// `--scenario PATH`: play this file instead of [`MAIN_SCENARIO`].
     pub scenario: Option<PathBuf>,
+    /// `--strict`: a failed `expect` stops the run with exit 1.
+    pub strict: bool,
+    /// `--json`: print the run summary as one JSON document instead of the transcript.
+    pub json: bool,
+    /// `--option MOD.KEY=VALUE` (repeatable).
+    pub options: Vec<String>,
+    /// `--load SAVE`: continue from this save.
+    pub load: Option<PathBuf>,
+    /// `--profile DIR`: option values from `DIR/options/<mod id>.json`.
+    pub profile: Option<PathBuf>,
 }
 
 fn write_save(path: &Path, game: &Game) -> Result<(), String> {
@@ -675,7 +863,8 @@ fn write_save(path: &Path, game: &Game) -> Result<(), String> {
         .map_err(|e| format!("cannot write save {}: {e}", path.display()))
 }
 
-/// `pallet run`: returns the exit code (0 ok, 1 scenario or save failure).
+/// `pallet run`: returns the exit code (0 ok; 1 a scenario or save failure, a failed
+/// expectation under `--strict`, or a mod that failed to load; 2 bad usage).
 pub fn run(opts: &RunOptions) -> i32 {
     let text = match &opts.scenario {
         Some(path) => match std::fs::read_to_string(path) {
@@ -687,22 +876,91 @@ pub fn run(opts: &RunOptions) -> i32 {
         },
         None => MAIN_SCENARIO.to_owned(),
     };
-    match play_with_mods(opts.version, opts.seed, &text, Some(&opts.mods)) {
+    let mut extras = crate::host::session::LoadExtras::default();
+    for o in &opts.options {
+        match crate::host::session::parse_option(o) {
+            Ok(v) => extras.options.push(v),
+            Err(e) => {
+                eprintln!("pallet run: {e}");
+                return 2;
+            }
+        }
+    }
+    if let Some(dir) = &opts.profile {
+        match crate::host::session::profile_options(dir) {
+            Ok(v) => extras.file_options = v,
+            Err(e) => {
+                eprintln!("pallet run: --profile: {e}");
+                return 2;
+            }
+        }
+    }
+    let save = match &opts.load {
+        Some(path) => match pallet_engine::save::load_save(path) {
+            Ok(loaded) => Some(loaded.save),
+            Err(e) => {
+                eprintln!("pallet run: --load {}: {e}", path.display());
+                return 1;
+            }
+        },
+        None => None,
+    };
+    let outcome = play_opts(&PlayOptions {
+        version: opts.version,
+        seed: opts.seed,
+        scenario: &text,
+        mods: Some(&opts.mods),
+        strict: opts.strict,
+        extras,
+        save,
+    });
+    match outcome {
         Ok(outcome) => {
-            print!("{}", outcome.transcript);
+            let mut code = 0;
+            let mut saved = None;
             if let Some(path) = &opts.save {
                 if let Err(e) = write_save(path, &outcome.game) {
                     eprintln!("{e}");
-                    return 1;
+                    code = 1;
+                } else {
+                    saved = Some(path.display().to_string());
                 }
-                println!("save written: {}", path.display());
             }
-            0
+            if !outcome.failed_mods.is_empty() {
+                code = 1;
+            }
+            if opts.json {
+                println!(
+                    "{}",
+                    crate::run_json::outcome_json(opts, &outcome, saved.as_deref())
+                );
+            } else {
+                print!("{}", outcome.transcript);
+                if let Some(path) = &saved {
+                    println!("save written: {path}");
+                }
+            }
+            if !outcome.failed_mods.is_empty() {
+                eprintln!(
+                    "pallet run: {} mod(s) failed to load: {} (reasons above)",
+                    outcome.failed_mods.len(),
+                    outcome.failed_mods.join(", ")
+                );
+            }
+            code
         }
         Err(f) => {
-            print!("{}", f.transcript);
+            if opts.json {
+                println!("{}", crate::run_json::failure_json(opts, &f));
+            } else {
+                print!("{}", f.transcript);
+            }
             eprintln!("pallet run: {}", f.message);
-            1
+            if f.usage {
+                2
+            } else {
+                1
+            }
         }
     }
 }

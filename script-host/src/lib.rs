@@ -10,4 +10,5 @@ pub mod cmd_play;
 pub mod cmd_run;
 pub mod host;
 pub mod play;
+pub mod run_json;
 pub mod scenario_battle;

@@ -175,6 +175,14 @@ fn seek(game: &mut Game, d: Direction, choice: &BattleCmd) -> Result<(), String>
 }
 
 /// Run one battle command.
+/// Is `cmd` an `expect party|boxed|battle` check (a mod may legitimately change its answer)?
+pub fn is_expectation(cmd: &BattleCmd) -> bool {
+    matches!(
+        cmd,
+        BattleCmd::ExpectParty(_) | BattleCmd::ExpectBoxed(_) | BattleCmd::ExpectBattle(_)
+    )
+}
+
 pub fn run(game: &mut Game, cmd: &BattleCmd) -> Result<(), String> {
     let need_battle = |game: &Game| {
         if in_battle(game) {

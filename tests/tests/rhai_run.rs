@@ -127,7 +127,7 @@ fn hostile_mods_do_not_stop_the_game() {
     // Load failures appear as diagnostics with the mod id, position and a caret excerpt.
     assert!(t.contains("failed 7"), "{t}");
     assert!(
-        t.contains("loop-at-load: Error: [loop-at-load] main.rhai:3:"),
+        t.contains("mods: loop-at-load failed: Error: [loop-at-load] main.rhai:3:"),
         "{t}"
     );
     assert!(t.contains("the \"world\" capability is not granted"), "{t}");

@@ -132,6 +132,22 @@ fn title(game: &str) -> String {
     }
 }
 
+/// The Lua-engine API level Pallet implements: the version a legacy Lua manifest's
+/// `game_version` range is checked against (a Rhai manifest's range is checked against
+/// Pallet's own version). Pallet implements the Lua engine's public mod API as the RFCs and the
+/// survey of public mods describe it: the 1.x line (`catch.party_full`, `map.occupancy_allowed`,
+/// runtime checkpoints, imported dataset views, `battle.field_residual`), so the ranges public
+/// mods state (`">=0.1.75 <10.0.0"`, `">=1.0.0 <2.0.0"`, `"0.0.0-dev || >=0.1.0 <2.0.0"`) hold
+/// and a mod asking for a 2.x Lua engine is refused with the reason. As in the Lua engine, a
+/// development build (`engine_version` `0.0.0-dev`) skips every `game_version` check.
+pub const LUA_ENGINE_API_LEVEL: &str = "1.0.0";
+
+/// Is `m` a legacy Lua manifest (a `.lua` entry under api 1 or 2), whose `game_version` states
+/// Lua-engine versions?
+pub fn is_legacy_manifest(m: &Manifest) -> bool {
+    m.entry.ends_with(".lua") && m.api <= 2
+}
+
 /// The loader. Owns content and the per-mod stores; borrows the runtime during `load`.
 pub struct Loader {
     pub game: GameVersion,
@@ -286,16 +302,30 @@ impl Loader {
                 continue;
             }
             if let (Some(range), false) = (&m.game_version, dev_engine) {
-                let ok = match (Range::parse(range), &engine) {
+                // A legacy Lua manifest states versions of the Lua engine; a Rhai manifest
+                // states Pallet's own version.
+                let legacy = is_legacy_manifest(m);
+                let against = if legacy {
+                    Version::parse(LUA_ENGINE_API_LEVEL)
+                } else {
+                    engine.clone()
+                };
+                let ok = match (Range::parse(range), &against) {
                     (Some(r), Some(v)) => r.matches(v),
                     _ => false,
                 };
                 if !ok {
                     row.state = ModState::Failed;
-                    row.error = Some(format!(
-                        "requires game version {range}; this engine is {}",
-                        self.engine_version
-                    ));
+                    row.error = Some(if legacy {
+                        format!(
+                            "requires game version {range}; legacy Lua manifests are checked against the Lua-engine API level Pallet implements, {LUA_ENGINE_API_LEVEL} (manifest field game_version)"
+                        )
+                    } else {
+                        format!(
+                            "requires game version {range}; this engine is {}",
+                            self.engine_version
+                        )
+                    });
                 }
             }
         }

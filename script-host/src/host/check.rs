@@ -1,5 +1,5 @@
-//! `pallet mods check DIR...`: validate manifests and compile scripts without running any mod
-//! code. Findings: manifest errors and (api 1) vocabulary warnings, a missing or unsafe entry,
+//! `pallet mods check DIR...`: validate manifests and compile scripts, then load every mod for
+//! real in a dry-run runtime ([`check_paths`]). Findings: manifest errors and (api 1) vocabulary warnings, a missing or unsafe entry,
 //! compile errors, uses of handles whose capability is not granted, imports outside the mod
 //! folder or unresolvable, `hooks.wrap`/`events.on`/`events.once` of unknown hook or event
 //! names, and `events.emit` outside the mod's `mod.<id>.*` namespace (literal names only).
@@ -17,6 +17,7 @@ use super::diag::{ScriptDiagnostic, SourceMap};
 use super::handles::{self, granted_names};
 use super::imports::{ModFiles, PreloadError, PreloadedResolver, Preloader};
 use super::loader::{compile_checked, compile_with_names, missing_capability_message};
+use super::suggest::{did_you_mean, event_names, hook_names, registry_names, unknown_method};
 use super::vm::{sandboxed_engine, HostShared};
 
 /// Findings of one mod folder.
@@ -28,6 +29,8 @@ pub struct ModReport {
     pub findings: Vec<ScriptDiagnostic>,
     /// Informational notes (not findings), e.g. a Lua entry left to the Lua shim.
     pub notes: Vec<String>,
+    /// The mod's state after the dry-run load (`loaded`, `failed`, `skipped`, `disabled`).
+    pub state: Option<String>,
 }
 
 /// The mod folders named by `dir`: itself when it holds a `manifest.json`, else its
@@ -85,11 +88,16 @@ pub fn check_mod(dir: &Path) -> ModReport {
     let parsed = match parse_manifest(&text) {
         Ok(p) => p,
         Err(e) => {
+            let message = e.to_string();
+            let message = message
+                .strip_prefix("manifest.json: ")
+                .unwrap_or(&message)
+                .to_owned();
             report.findings.push(finding(
                 &label,
                 "manifest.json",
                 Position::NONE,
-                e.to_string(),
+                message,
                 &empty,
             ));
             return report;
@@ -120,9 +128,10 @@ pub fn check_mod(dir: &Path) -> ModReport {
         }
         for n in lua.notes {
             let at = n.line.map(|l| format!(":{l}")).unwrap_or_default();
+            let hint = super::suggest::lua_hint(&n.message);
             report
                 .notes
-                .push(format!("{}: {}{at}: {}", m.id, n.file, n.message));
+                .push(format!("{}: {}{at}: {}{hint}", m.id, n.file, n.message));
         }
         return report;
     }
@@ -225,12 +234,27 @@ pub fn check_mod(dir: &Path) -> ModReport {
         }
     }
     for (file, ast) in &asts {
+        for (message, pos) in method_findings(ast, &names) {
+            report
+                .findings
+                .push(finding(&m.id, file, pos, message, &sources));
+        }
         for (what, name, pos) in api_names(ast) {
             let problem = match what {
-                "wrap" if hook_info(&name).is_none() => Some(format!("unknown hook {name:?}")),
+                "wrap" if hook_info(&name).is_none() => Some(format!(
+                    "unknown hook {name:?}{}",
+                    did_you_mean(&name, hook_names())
+                )),
                 "on" | "once" if event_info(&name).is_none() && !name.starts_with("mod.") => {
-                    Some(format!("unknown event {name:?}"))
+                    Some(format!(
+                        "unknown event {name:?}{}",
+                        did_you_mean(&name, event_names())
+                    ))
                 }
+                "content" if !known_registry(&name) => Some(format!(
+                    "unknown content registry {name:?}{}",
+                    did_you_mean(&name, registry_names())
+                )),
                 "emit"
                     if !name.starts_with(&format!("mod.{}.", m.id))
                         || name.len() <= m.id.len() + 5 =>
@@ -255,7 +279,35 @@ pub fn check_mod(dir: &Path) -> ModReport {
     report
 }
 
-/// `(method, literal first argument, position)` of every `hooks.wrap|events.on|once|emit` call.
+fn known_registry(name: &str) -> bool {
+    registry_names().any(|r| r == name)
+        || pallet_api::content::REGISTRY_ALIASES
+            .iter()
+            .any(|(alias, _)| *alias == name)
+}
+
+/// `handle.method(…)` calls of methods the handle does not have (or with an argument count no
+/// form of it takes), each with a did-you-mean and the handle's methods.
+pub fn method_findings(ast: &AST, granted: &[&str]) -> Vec<(String, Position)> {
+    let mut out = Vec::new();
+    ast.walk(&mut |path: &[ASTNode]| {
+        if let Some(ASTNode::Expr(Expr::Dot(x, _, _))) = path.last() {
+            if let (Expr::Variable(v, _, _), Expr::MethodCall(call, pos)) = (&x.lhs, &x.rhs) {
+                let handle = v.1.as_str();
+                if granted.contains(&handle) {
+                    if let Some(msg) = unknown_method(handle, call.name.as_str(), call.args.len()) {
+                        out.push((msg, *pos));
+                    }
+                }
+            }
+        }
+        true
+    });
+    out
+}
+
+/// `(method, literal first argument, position)` of every `hooks.wrap|events.on|once|emit` call
+/// (and `"content"` for the registry argument of every `content.*` call).
 pub fn api_names(ast: &AST) -> Vec<(&'static str, String, Position)> {
     let mut out = Vec::new();
     ast.walk(&mut |path: &[ASTNode]| {
@@ -266,6 +318,7 @@ pub fn api_names(ast: &AST) -> Vec<(&'static str, String, Position)> {
                     ("events", "on") => Some("on"),
                     ("events", "once") => Some("once"),
                     ("events", "emit") => Some("emit"),
+                    ("content", _) => Some("content"),
                     _ => None,
                 };
                 if let (Some(method), Some(Expr::StringConstant(s, pos))) =
@@ -280,12 +333,95 @@ pub fn api_names(ast: &AST) -> Vec<(&'static str, String, Position)> {
     out
 }
 
-/// Check every mod under `paths`. `Err(path)` names the first argument that is not a folder.
+/// Check every mod under `paths`: the static findings of each, then the real load of all of
+/// them together (with the bundled mods, as `pallet run` loads them) in a dry-run runtime:
+/// manifest, version range, dependencies and conflicts, compile, entry chunk, registrations.
+/// What fails at run time fails here with the same message. `Err(path)` names the first
+/// argument that is not a folder.
 pub fn check_paths(paths: &[PathBuf]) -> Result<Vec<ModReport>, PathBuf> {
-    let mut out = Vec::new();
+    let mut dirs = Vec::new();
     for p in paths {
-        let dirs = mod_dirs(p).ok_or_else(|| p.clone())?;
-        out.extend(dirs.iter().map(|d| check_mod(d)));
+        dirs.extend(mod_dirs(p).ok_or_else(|| p.clone())?);
+    }
+    let mut out: Vec<ModReport> = dirs.iter().map(|d| check_mod(d)).collect();
+    if out.is_empty() {
+        return Ok(out);
+    }
+    let rt = Rc::new(Runtime::new());
+    let opts = super::session::ModsOptions {
+        dirs: dirs.clone(),
+        ..Default::default()
+    };
+    let Ok(session) =
+        super::session::ModSession::load(&rt, pallet_api::catalog::common::GameVersion::Red, &opts)
+    else {
+        return Ok(out);
+    };
+    let status = session.status();
+    for report in &mut out {
+        let dir_name = report
+            .dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let row = status.mods.iter().find(|r| {
+            r.dir_name == dir_name
+                && match &report.id {
+                    Some(id) => r.id == *id || r.id == format!("{id} (folder {dir_name})"),
+                    None => r.id == format!("{dir_name} (folder)"),
+                }
+        });
+        let Some(row) = row else { continue };
+        report.state = Some(row.state.as_str().to_owned());
+        let id = report.id.clone().unwrap_or_else(|| dir_name.clone());
+        match row.state {
+            pallet_api::loader::ModState::Failed => {
+                let error = row.error.clone().unwrap_or_default();
+                // A static finding at the place the load failed already reports it (with its
+                // exact column); otherwise the load's own message (the one `pallet run`
+                // prints) is added.
+                if report.findings.iter().any(|f| {
+                    error.contains(&f.message)
+                        || (f.line > 0 && error.contains(&format!("{}:{}:", f.file, f.line)))
+                }) {
+                    continue;
+                }
+                // Entry failures name their own file (and line); the others are the manifest's.
+                let file = if row.host.is_some() {
+                    "entry"
+                } else {
+                    "manifest.json"
+                };
+                let error = if row.host.as_deref() == Some("lua") {
+                    format!("{error}{}", super::suggest::lua_hint(&error))
+                } else {
+                    error
+                };
+                let rendered = if error.starts_with('[') || error.starts_with("Error") {
+                    error.clone()
+                } else if row.host.is_some() {
+                    format!("[{id}] {error}")
+                } else {
+                    format!("[{id}] manifest.json: {error}")
+                };
+                report.findings.push(ScriptDiagnostic {
+                    mod_id: id.clone(),
+                    file: file.into(),
+                    line: 0,
+                    column: 0,
+                    message: error,
+                    rendered: super::session::escape_text(&rendered),
+                });
+            }
+            pallet_api::loader::ModState::Skipped | pallet_api::loader::ModState::Disabled => {
+                report.notes.push(format!(
+                    "{id}: {} for red: {}",
+                    row.state.as_str(),
+                    row.note.as_deref().unwrap_or("")
+                ));
+            }
+            _ => {}
+        }
     }
     Ok(out)
 }

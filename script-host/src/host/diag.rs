@@ -173,6 +173,7 @@ pub fn describe(e: &EvalAltResult) -> String {
         EvalAltResult::ErrorTooManyOperations(_) => {
             "too many operations (Rhai's per-call limit)".to_owned()
         }
+        EvalAltResult::ErrorFunctionNotFound(sig, _) => function_not_found(sig),
         other => {
             // Rhai appends " (line l, position c)"; the diagnostic carries the position itself.
             let text = other.to_string();
@@ -182,6 +183,42 @@ pub fn describe(e: &EvalAltResult) -> String {
             }
         }
     }
+}
+
+/// Rhai's `Function not found: name (T1, T2)` in the mod's terms: a handle method that does
+/// not exist (with a did-you-mean and the handle's methods) or a closure called with another
+/// number of arguments than it declares (never the internal `anon$…` name).
+pub fn function_not_found(sig: &str) -> String {
+    let (name, types) = match sig.split_once(" (") {
+        Some((n, rest)) => (n.trim(), rest.trim_end_matches(')')),
+        None => (sig.trim(), ""),
+    };
+    let types: Vec<&str> = if types.trim().is_empty() {
+        Vec::new()
+    } else {
+        types.split(", ").map(str::trim).collect()
+    };
+    if name.starts_with("anon$") {
+        let shown: Vec<&str> = types
+            .iter()
+            .map(|t| if *t == "Fn" { "next" } else { t })
+            .collect();
+        return format!(
+            "a closure of this mod was called with {} argument(s) ({}) but declares a different number of parameters (hook closures take (next, <the hook's parameters>), event listeners take (payload))",
+            types.len(),
+            shown.join(", ")
+        );
+    }
+    if let Some(handle) = types
+        .first()
+        .map(|t| t.trim_start_matches("&mut ").trim())
+        .and_then(super::suggest::handle_of_type)
+    {
+        if let Some(msg) = super::suggest::unknown_method(handle, name, types.len() - 1) {
+            return msg;
+        }
+    }
+    format!("Function not found: {sig}")
 }
 
 fn char_offset(src: &str, line: usize, column: usize) -> usize {

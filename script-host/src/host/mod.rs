@@ -17,7 +17,8 @@
 //! | [`loader`] | [`RhaiHost`]: the `ModHost` for `.rhai` entries |
 //! | [`script_rng`] | `ctx.rng.random(…)` on the engine-supplied random source of a hook context |
 //! | [`session`] | mods for `pallet run`: bundled + `--mods`, loader, transcript lines |
-//! | [`check`] | `pallet mods check`: manifest and script findings without running code |
+//! | [`check`] | `pallet mods check`: manifest and static API findings, then the real load in a dry-run runtime |
+//! | [`suggest`] | did-you-mean for typed names (strsim) and hook closure signatures |
 //! | [`defs`] | `pallet mods defs`: `.d.rhai` definition files |
 //! | [`bundled`] | the example mods embedded in the binary |
 //! | [`trace`] | `--trace` hook tracing |
@@ -38,6 +39,7 @@ pub mod patch;
 pub mod reads;
 pub mod script_rng;
 pub mod session;
+pub mod suggest;
 pub mod trace;
 pub mod vm;
 

@@ -5,6 +5,8 @@
 //! listener failures, load failures with their source excerpt), runtime-error excerpts and
 //! `--trace` lines.
 
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use std::rc::Rc;
 
@@ -28,11 +30,26 @@ pub struct ModsOptions {
     pub cache: Option<PathBuf>,
 }
 
+/// What a run hands the loader besides the mods: `--option MOD.KEY=VALUE` values and the
+/// `modData` of a `--load`ed save.
+#[derive(Clone, Debug, Default)]
+pub struct LoadExtras {
+    /// Values from the profile's options files (`PROFILE/options/<mod id>.json`), applied
+    /// first; `--option` values override them.
+    pub file_options: Vec<(String, String, pallet_api::Value)>,
+    pub options: Vec<(String, String, pallet_api::Value)>,
+    pub mod_data: Option<pallet_api::Value>,
+}
+
 /// Loaded mods of one run.
 pub struct ModSession {
     rt: Rc<Runtime>,
     pub loader: Loader,
     monitor: HostMonitor,
+    /// Feed lines already shown by [`ModSession::failure_lines`].
+    shown: RefCell<BTreeSet<String>>,
+    /// How often each runtime error (by mod, place and message) was seen.
+    repeats: RefCell<BTreeMap<String, usize>>,
 }
 
 impl ModSession {
@@ -41,6 +58,17 @@ impl ModSession {
         rt: &Rc<Runtime>,
         game: GameVersion,
         opts: &ModsOptions,
+    ) -> Result<ModSession, String> {
+        Self::load_with(rt, game, opts, &LoadExtras::default())
+    }
+
+    /// [`load`](Self::load) with user option values and a loaded save's `modData` in place
+    /// before any entry runs.
+    pub fn load_with(
+        rt: &Rc<Runtime>,
+        game: GameVersion,
+        opts: &ModsOptions,
+        extras: &LoadExtras,
     ) -> Result<ModSession, String> {
         let mut candidates: Vec<ModCandidate> = Vec::new();
         for dir in &opts.dirs {
@@ -87,6 +115,12 @@ impl ModSession {
         let mut loader = Loader::new(game, env!("CARGO_PKG_VERSION"), Content::new());
         loader.add_host(Box::new(host));
         loader.add_host(Box::new(lua));
+        for (id, key, value) in extras.file_options.iter().chain(&extras.options) {
+            loader.options.set_user_value(id, key, value.clone());
+        }
+        if let Some(mod_data) = &extras.mod_data {
+            loader.mod_data.load(mod_data);
+        }
         loader.load(rt, &candidates, &EnableState::default());
         if opts.trace {
             monitor.install_trace(rt);
@@ -95,6 +129,8 @@ impl ModSession {
             rt: rt.clone(),
             loader,
             monitor,
+            shown: RefCell::new(BTreeSet::new()),
+            repeats: RefCell::new(BTreeMap::new()),
         })
     }
 
@@ -122,18 +158,244 @@ impl ModSession {
         )
     }
 
-    /// Transcript lines since the last drain.
+    /// One line per mod that did not load, with its reason (never silent): failed mods with
+    /// the manifest field, version range, dependency, conflict or entry error (with its
+    /// excerpt); skipped and disabled mods with their note.
+    pub fn failure_lines(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for row in &self.status().mods {
+            match row.state {
+                ModState::Failed => {
+                    let why = row.error.as_deref().unwrap_or("unknown reason");
+                    let hint = if row.host.as_deref() == Some("lua") {
+                        super::suggest::lua_hint(why)
+                    } else {
+                        String::new()
+                    };
+                    out.push(format!(
+                        "mods: {} failed: {}{hint}",
+                        row.id,
+                        escape_text(why)
+                    ));
+                    // The loader reported entry failures to the feed as `id: error`; shown
+                    // here, they are not printed again.
+                    self.shown.borrow_mut().insert(format!("{}: {why}", row.id));
+                }
+                ModState::Skipped | ModState::Disabled => {
+                    let why = row.note.as_deref().unwrap_or(row.state.as_str());
+                    out.push(format!(
+                        "mods: {} {}: {}",
+                        row.id,
+                        row.state.as_str(),
+                        escape_text(why)
+                    ));
+                }
+                ModState::Loaded | ModState::Pending => {}
+            }
+        }
+        out
+    }
+
+    /// Ids of the mods that failed to load.
+    pub fn failed_ids(&self) -> Vec<String> {
+        self.status()
+            .mods
+            .iter()
+            .filter(|m| m.state == ModState::Failed)
+            .map(|m| m.id.clone())
+            .collect()
+    }
+
+    /// Transcript lines since the last drain. A runtime error of a link repeated at the same
+    /// place is printed once and counted ([`ModSession::repeat_lines`]).
     pub fn drain_lines(&self) -> Vec<String> {
-        let mut lines: Vec<String> = self
-            .rt
-            .drain_diagnostics()
-            .into_iter()
-            .map(|d| d.message)
-            .collect();
+        let mut lines: Vec<String> = Vec::new();
+        for d in self.rt.drain_diagnostics() {
+            if self.shown.borrow_mut().remove(&d.message) {
+                continue;
+            }
+            let key = repeat_key(&d);
+            if let Some(key) = key {
+                let mut repeats = self.repeats.borrow_mut();
+                let n = repeats.entry(key).or_insert(0);
+                *n += 1;
+                if *n > 1 {
+                    continue;
+                }
+            }
+            lines.push(escape_text(&d.message));
+        }
         for e in self.monitor.drain_runtime_errors() {
-            lines.push(e.rendered);
+            let key = format!(
+                "{}|{}|{}|{}|{}",
+                e.mod_id, e.file, e.line, e.column, e.message
+            );
+            let mut repeats = self.repeats.borrow_mut();
+            let n = repeats.entry(key).or_insert(0);
+            *n += 1;
+            if *n == 1 {
+                lines.push(escape_text(&e.rendered));
+            }
         }
         lines.extend(self.monitor.drain_trace());
         lines
     }
+
+    /// `… repeated N more time(s)` for every runtime error seen more than once.
+    pub fn repeat_lines(&self) -> Vec<String> {
+        self.repeats
+            .borrow()
+            .iter()
+            // Feed lines only: a runtime error's excerpt key (`mod|file|…`) repeats with them.
+            .filter(|(key, n)| **n > 1 && !key.contains('|'))
+            .map(|(key, n)| {
+                let shown = key.replace('|', " ").replace("  ", " ");
+                format!(
+                    "mods: repeated {} more time(s): {}",
+                    n - 1,
+                    escape_text(shown.trim())
+                )
+            })
+            .collect()
+    }
+}
+
+/// The repeat key of a feed line that reports a link or listener failure (`None` for other
+/// lines: mod log lines are never folded).
+fn repeat_key(d: &pallet_api::Diagnostic) -> Option<String> {
+    let m = &d.message;
+    let failure = d.level == pallet_api::Level::Error
+        && m.starts_with('[')
+        && ((m.contains("] hook ") && m.contains(" failed")) || m.contains("] event "));
+    failure.then(|| m.clone())
+}
+
+/// Control characters (ANSI escapes, carriage returns, NUL …) of mod-supplied text escaped as
+/// `\u{..}` so a mod cannot rewrite the terminal; newlines are kept (excerpts span lines).
+pub fn escape_text(text: &str) -> String {
+    if !text.chars().any(|c| c.is_control() && c != '\n') {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() && c != '\n' {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+impl ModSession {
+    /// Check the `--option` values against what the mods defined: an unknown mod or key, or a
+    /// value the option row does not accept, is an error naming the accepted keys (with a
+    /// did-you-mean).
+    pub fn check_options(
+        &self,
+        options: &[(String, String, pallet_api::Value)],
+    ) -> Result<(), String> {
+        let st = self.status();
+        for (id, key, value) in options {
+            if !st.order.iter().any(|o| o == id) {
+                return Err(format!(
+                    "--option {id}.{key}: no loaded mod {id:?}{}",
+                    super::suggest::did_you_mean(id, st.order.iter().map(String::as_str))
+                ));
+            }
+            let rows = self.loader.options.schema(id);
+            if !rows.iter().any(|r| &r.key == key) {
+                let keys: Vec<&str> = rows.iter().map(|r| r.key.as_str()).collect();
+                return Err(format!(
+                    "--option {id}.{key}: {id} defines no option {key:?}{}; its options: {}",
+                    super::suggest::did_you_mean(key, keys.iter().copied()),
+                    if keys.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        keys.join(", ")
+                    }
+                ));
+            }
+            if &self.loader.options.for_mod(id).get(key) != value {
+                return Err(format!(
+                    "--option {id}.{key}: value {} is not accepted by the option row (type, choices or range)",
+                    show_value(value)
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn show_value(v: &pallet_api::Value) -> String {
+    match v {
+        pallet_api::Value::Str(s) => format!("{s:?}"),
+        pallet_api::Value::Int(i) => i.to_string(),
+        pallet_api::Value::Float(f) => f.to_string(),
+        pallet_api::Value::Bool(b) => b.to_string(),
+        other => format!("{other:?}"),
+    }
+}
+
+/// `MOD.KEY=VALUE` of `--option`: VALUE is a boolean (`true`/`false`), an integer, a number,
+/// else a string.
+pub fn parse_option(text: &str) -> Result<(String, String, pallet_api::Value), String> {
+    let (path, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("--option {text:?}: expected MOD.KEY=VALUE"))?;
+    let (id, key) = path
+        .split_once('.')
+        .filter(|(i, k)| !i.is_empty() && !k.is_empty())
+        .ok_or_else(|| format!("--option {text:?}: expected MOD.KEY=VALUE"))?;
+    let v = match value {
+        "true" => pallet_api::Value::Bool(true),
+        "false" => pallet_api::Value::Bool(false),
+        _ => match value.parse::<i64>() {
+            Ok(i) => pallet_api::Value::Int(i),
+            Err(_) => match value.parse::<f64>() {
+                Ok(f) if f.is_finite() => pallet_api::Value::Float(f),
+                _ => pallet_api::Value::Str(value.to_owned()),
+            },
+        },
+    };
+    Ok((id.to_owned(), key.to_owned(), v))
+}
+
+/// The option values of a profile folder: `DIR/options/<mod id>.json`, each a JSON object
+/// `{ "key": value }`. A missing `options` folder is no values; an unreadable or malformed
+/// file is an error naming it.
+pub fn profile_options(
+    dir: &std::path::Path,
+) -> Result<Vec<(String, String, pallet_api::Value)>, String> {
+    let folder = dir.join("options");
+    let entries = match std::fs::read_dir(&folder) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("{}: {e}", folder.display())),
+    };
+    let mut files: Vec<std::path::PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for path in files {
+        let id = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let values: BTreeMap<String, pallet_api::Value> =
+            serde_json::from_str(&text).map_err(|e| {
+                format!(
+                    "{}: expected an object of option values: {e}",
+                    path.display()
+                )
+            })?;
+        for (key, value) in values {
+            out.push((id.clone(), key, value));
+        }
+    }
+    Ok(out)
 }

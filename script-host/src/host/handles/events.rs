@@ -46,6 +46,20 @@ pub fn register(engine: &mut Engine) {
             on(&c, h, name, priority, true, f)
         },
     );
+    for method in ["on", "once"] {
+        // The Lua order `on(name, fn, priority)`: refused with the accepted forms.
+        engine.register_fn(
+            method,
+            move |_: &mut Events, name: &str, _f: FnPtr, priority: INT| -> Result<FnPtr, Box<EvalAltResult>> {
+                Err(api_error(
+                    codes::INVALID_VALUE,
+                    format!(
+                        "events.{method}({name:?}, fn, {priority}) is the Lua argument order; in Rhai write events.{method}({name:?}, |payload| …) or events.{method}({name:?}, {priority}, |payload| …)"
+                    ),
+                ))
+            },
+        );
+    }
     engine.register_fn(
         "emit",
         |c: NativeCallContext, h: &mut Events, name: &str, payload: Dynamic| {
@@ -80,6 +94,14 @@ fn on(
             format!("priority {priority} is outside the 32-bit range"),
         )
     })?;
+    if let Some(msg) = super::hooks::arity_mismatch(
+        &vm,
+        &f,
+        1,
+        &format!("event {name} calls its listeners with (payload)"),
+    ) {
+        return Err(api_error(codes::INVALID_VALUE, msg));
+    }
     let listener = Rc::new(RhaiListener {
         origin: Origin::of(ctx, &vm),
         vm: vm.clone(),
@@ -95,7 +117,10 @@ fn on(
     } else {
         return Err(api_error(
             codes::UNKNOWN_EVENT,
-            format!("no event named {name:?} (catalog events or mod.<id>.<name>)"),
+            format!(
+                "no event named {name:?}{} (catalog events or mod.<id>.<name>)",
+                crate::host::suggest::did_you_mean(name, crate::host::suggest::event_names())
+            ),
         ));
     };
     let weak_rt = Rc::downgrade(&rt);

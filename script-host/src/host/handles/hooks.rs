@@ -47,7 +47,40 @@ pub fn register(engine: &mut Engine) {
             wrap(&ctx, h, name, priority, f)
         },
     );
+    // The Lua order `wrap(name, fn, priority)`: refused with the accepted forms.
+    engine.register_fn(
+        "wrap",
+        |_: &mut Hooks, name: &str, _f: FnPtr, priority: INT| -> Result<FnPtr, Box<EvalAltResult>> {
+            Err(api_error(
+                codes::INVALID_VALUE,
+                format!(
+                    "hooks.wrap({name:?}, fn, {priority}) is the Lua argument order; in Rhai write hooks.wrap({name:?}, |next, …| …) or hooks.wrap({name:?}, {priority}, |next, …| …)"
+                ),
+            ))
+        },
+    );
     engine.register_fn("has", |_: &mut Hooks, name: &str| hook_info(name).is_some());
+}
+
+/// `Some(message)` when `f` is a closure (or named function) of the mod's script whose
+/// parameter count is not `wanted` (curried captures aside); `what` starts the message.
+pub(crate) fn arity_mismatch(vm: &ModVm, f: &FnPtr, wanted: usize, what: &str) -> Option<String> {
+    let ast = vm.ast.get()?;
+    let name = f.fn_name();
+    let curry = f.curry().len();
+    let arities: Vec<usize> = ast
+        .iter_functions()
+        .filter(|m| m.name == name)
+        .map(|m| m.params.len())
+        .collect();
+    if arities.is_empty() || arities.contains(&(curry + wanted)) {
+        return None;
+    }
+    let takes = arities[0].saturating_sub(curry);
+    Some(format!(
+        "{what}; this closure takes {takes} parameter{}",
+        if takes == 1 { "" } else { "s" }
+    ))
 }
 
 fn wrap(
@@ -68,9 +101,24 @@ fn wrap(
     let info = hook_info(name).ok_or_else(|| {
         api_error(
             codes::UNKNOWN_HOOK,
-            format!("no hook named {name:?} (the catalog is in docs/modding.md)"),
+            format!(
+                "no hook named {name:?}{} (the catalog is in docs/modding.md)",
+                crate::host::suggest::did_you_mean(name, crate::host::suggest::hook_names())
+            ),
         )
     })?;
+    if let Some(msg) = arity_mismatch(
+        &vm,
+        &f,
+        info.params.len() + 1,
+        &format!(
+            "{} calls {}",
+            info.name,
+            crate::host::suggest::closure_signature(info)
+        ),
+    ) {
+        return Err(api_error(codes::INVALID_VALUE, msg));
+    }
     let priority = i32::try_from(priority).map_err(|_| {
         api_error(
             codes::INVALID_VALUE,
