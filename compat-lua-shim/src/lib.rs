@@ -13,6 +13,7 @@ pub mod convert;
 pub mod datasets;
 pub mod errors;
 pub mod files;
+pub mod handles;
 pub mod host;
 pub mod lazy;
 #[cfg(test)]
