@@ -142,3 +142,58 @@ fn a_pass_through_roll_leaves_the_game_rng_as_without_mods() {
     }
     assert_eq!(a.state(), b.state());
 }
+
+#[test]
+fn empty_tables_read_as_the_schema_expects() {
+    let mut content = Content::new();
+    content
+        .set_base(
+            "maps",
+            [(
+                "ROUTE_1".to_owned(),
+                Value::map([
+                    ("width", Value::Int(10)),
+                    ("height", Value::Int(18)),
+                    (
+                        "connections",
+                        Value::map([("north", Value::from("VIRIDIAN_CITY"))]),
+                    ),
+                ]),
+            )]
+            .into_iter()
+            .collect(),
+        )
+        .unwrap();
+    let main = r#"return function(mod)
+      -- `{}` where the schema expects a map (connections, talk) and where it expects a list
+      -- (warps, onEnter); an empty patch is a no-op.
+      mod.content.maps:register("SECRET_MEADOW", { width = 4, height = 4, connections = {}, warps = {} })
+      mod.content.maps:patch("ROUTE_1", {})
+      mod.content.maps:patch("ROUTE_1", { connections = {} })
+      mod.content.map_scripts:register("SECRET_MEADOW", { onEnter = {}, talk = {} })
+      local r = mod.content.maps:get("ROUTE_1")
+      mod.log:info("north %s", tostring(r.connections.north))
+    end"#;
+    let env = load_with(
+        &[],
+        vec![lua_mod("empties", main)],
+        Setup {
+            content,
+            options: vec![],
+        },
+    );
+    env.assert_loaded("empties");
+    assert!(
+        env.feed()
+            .contains(&"[empties] north VIRIDIAN_CITY".to_owned()),
+        "{:?}",
+        env.feed()
+    );
+    let content = env.loader.content.borrow();
+    let meadow = content.get("maps", "SECRET_MEADOW").unwrap();
+    assert_eq!(
+        meadow.get("connections"),
+        Some(&Value::Map(Default::default()))
+    );
+    assert_eq!(meadow.get("warps"), Some(&Value::List(vec![])));
+}
