@@ -40,6 +40,8 @@ pub struct HostShared {
     /// `mod.find`: `(version, exports)` of the Lua mods this host loaded, plus the other mods a
     /// Lua mod's manifest names as (optional) dependencies, read at its load.
     pub exports: RefCell<BTreeMap<String, (String, Value)>>,
+    /// The profile folder (`mod.storage` lives in `<profile>/storage/<mod id>/`).
+    pub profile: RefCell<Option<std::path::PathBuf>>,
 }
 
 /// One loaded (or loading) Lua mod.
@@ -112,6 +114,7 @@ impl LuaHost {
                 memory_limit: Cell::new(MEMORY_LIMIT),
                 lazy_contexts: Cell::new(crate::lazy::LazyMode::Adaptive),
                 exports: RefCell::new(BTreeMap::new()),
+                profile: RefCell::new(None),
             }),
             embedded: BTreeMap::new(),
             mods: Vec::new(),
@@ -127,6 +130,12 @@ impl LuaHost {
     /// The dataset service behind `mod.datasets:open` (RFC 0015).
     pub fn set_datasets(&self, service: Rc<dyn DatasetsApi>) {
         *self.shared.datasets.borrow_mut() = Some(service);
+    }
+
+    /// The profile folder: `mod.storage` keeps each mod's store in `<profile>/storage/<id>/`
+    /// (without one, storage answers `storage_unavailable`).
+    pub fn set_profile(&self, dir: Option<std::path::PathBuf>) {
+        *self.shared.profile.borrow_mut() = dir;
     }
 
     /// The active game (`mod.generation`).

@@ -29,6 +29,7 @@ pub mod stack;
 mod stack_only;
 #[cfg(test)]
 mod stack_tests;
+pub mod storage;
 
 pub use clock::Clock;
 pub use host::{LuaHost, LuaMonitor};

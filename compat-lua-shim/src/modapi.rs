@@ -21,7 +21,8 @@
 //! | `datasets:open(version)` | RFC 0015 view or `nil, reason` |
 //! | `mod:read(rel)`, `mod:list(prefix)` | the mod's own files (`nil, err` on failure) |
 //! | `checkpoints:inspect(game)`, `:capture(game)`, `:restore(game, cp)` | RFC 0004: capability table; checkpoint or `nil, code, message`; `true` or `false, code, message` (the engine lends the game at safe points; elsewhere `script_busy`) |
-//! | `storage`, `ui`, `input`, `commands`, `migrations`, `assets`, `game`, … | **nil**: the engine does not provide them (yet), so feature probes take their fallback |
+//! | `storage:context/write/read/list/delete`, `assets:path/info/list` | [`crate::storage`]: a mod-private key/value store in the profile folder; the mod's own files by name (no bytes) |
+//! | `ui`, `input`, `commands`, `migrations`, `game`, … | **nil**: the engine does not provide them (yet), so feature probes take their fallback |
 
 use std::rc::{Rc, Weak};
 
@@ -511,6 +512,24 @@ pub fn build(m: &Rc<LuaMod>, manifest: &Manifest, path: &str) -> mlua::Result<Ta
             crate::datasets::Datasets(weak),
             &["open"],
             "mod.datasets",
+        )?,
+    )?;
+    api.raw_set(
+        "storage",
+        table_of(
+            lua,
+            crate::storage::Storage(Rc::downgrade(m)),
+            &["context", "write", "read", "list", "delete"],
+            "mod.storage",
+        )?,
+    )?;
+    api.raw_set(
+        "assets",
+        table_of(
+            lua,
+            crate::storage::Assets(Rc::downgrade(m)),
+            &["path", "info", "list"],
+            "mod.assets",
         )?,
     )?;
     crate::handles::guard_rawset(lua)?;

@@ -36,6 +36,8 @@ fn handles_are_tables_with_colon_methods_and_stay_unforgeable() {
         "world",
         "checkpoints",
         "datasets",
+        "storage",
+        "assets",
     ] {
         assert!(feed.contains(&format!("{n} is a table")), "{n}: {feed:?}");
     }
@@ -196,4 +198,234 @@ fn empty_tables_read_as_the_schema_expects() {
         Some(&Value::Map(Default::default()))
     );
     assert_eq!(meadow.get("warps"), Some(&Value::List(vec![])));
+}
+
+/// Load Lua mod folders with a profile folder (options files, storage) and CLI-style option
+/// overrides, as `pallet run` does.
+fn load_profile(
+    dirs: &[std::path::PathBuf],
+    profile: &std::path::Path,
+    overrides: &[(&str, &str, Value)],
+    content: Content,
+) -> Env {
+    use pallet_api::catalog::common::GameVersion;
+    use pallet_api::loader::{EnableState, Loader, ModCandidate};
+    use std::collections::BTreeMap;
+    use std::rc::Rc;
+    let rt = Rc::new(pallet_api::Runtime::new());
+    let lua = pallet_compat_lua::LuaHost::new(&rt);
+    lua.set_profile(Some(profile.to_owned()));
+    let rhai = pallet_script_host::host::RhaiHost::new(&rt);
+    let (lua_monitor, rhai_monitor) = (lua.monitor(), rhai.monitor());
+    let candidates: Vec<ModCandidate> = dirs.iter().map(|d| ModCandidate::from_dir(d)).collect();
+    let mut loader = Loader::new(GameVersion::Red, "0.1.0", content);
+    assert_eq!(loader.options.load_profile(profile), Vec::<String>::new());
+    let mut per_mod: BTreeMap<String, BTreeMap<String, Value>> = BTreeMap::new();
+    for (id, key, v) in overrides {
+        per_mod
+            .entry((*id).to_owned())
+            .or_default()
+            .insert((*key).to_owned(), v.clone());
+    }
+    loader.options.apply_overrides(&per_mod);
+    loader.add_host(Box::new(lua));
+    loader.add_host(Box::new(rhai));
+    loader.load(&rt, &candidates, &EnableState::default());
+    Env {
+        rt,
+        loader,
+        lua: lua_monitor,
+        rhai: rhai_monitor,
+    }
+}
+
+fn temp_profile(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("pallet-shapes-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn exp_multiplier_reads_its_choice_from_the_profile_the_command_line_and_live_changes() {
+    let id = "shape-exp-multiplier";
+    let profile = temp_profile("exp");
+    std::fs::create_dir_all(profile.join("options")).unwrap();
+    std::fs::write(
+        profile.join("options").join(format!("{id}.json")),
+        r#"{"factor": 3}"#,
+    )
+    .unwrap();
+    // The profile file alone: x3.
+    let env = load_profile(&[lua_fixture(id)], &profile, &[], Content::new());
+    env.assert_loaded(id);
+    assert_eq!(exp_gain(&env.rt, 100), (300, 1));
+    assert!(
+        env.feed().contains(&format!("[{id}] factor at load: x3")),
+        "{:?}",
+        env.feed()
+    );
+    // The command line wins over the file; an illegal value falls back to the default.
+    let env = load_profile(
+        &[lua_fixture(id)],
+        &profile,
+        &[(id, "factor", Value::Int(5))],
+        Content::new(),
+    );
+    assert_eq!(exp_gain(&env.rt, 100), (500, 1));
+    let env = load_profile(
+        &[lua_fixture(id)],
+        &profile,
+        &[(id, "factor", Value::Int(4))],
+        Content::new(),
+    );
+    assert_eq!(exp_gain(&env.rt, 100), (100, 1));
+    // A runtime change is read live and emits mod.options_changed once per change.
+    assert_eq!(
+        env.loader
+            .options
+            .set_live(&env.rt, id, "factor", Value::Int(2)),
+        Ok(true)
+    );
+    assert_eq!(
+        env.loader
+            .options
+            .set_live(&env.rt, id, "factor", Value::Int(2)),
+        Ok(false)
+    );
+    assert!(env
+        .loader
+        .options
+        .set_live(&env.rt, id, "factor", Value::Int(7))
+        .is_err());
+    assert!(env
+        .loader
+        .options
+        .set_live(&env.rt, id, "nope", Value::Int(1))
+        .is_err());
+    assert_eq!(exp_gain(&env.rt, 100), (200, 1));
+    let changed: Vec<String> = env
+        .feed()
+        .into_iter()
+        .filter(|l| l.contains("is now"))
+        .collect();
+    assert_eq!(changed, vec![format!("[{id}] option factor is now 2")]);
+    let _ = std::fs::remove_dir_all(&profile);
+}
+
+#[test]
+fn a_broken_options_file_is_reported_not_silent() {
+    let profile = temp_profile("badopts");
+    std::fs::create_dir_all(profile.join("options")).unwrap();
+    std::fs::write(profile.join("options").join("m.json"), "[1, 2").unwrap();
+    let errors = pallet_api::services::OptionsStore::new().load_profile(&profile);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].contains("m.json"), "{errors:?}");
+    let _ = std::fs::remove_dir_all(&profile);
+}
+
+#[test]
+fn sprite_pack_points_records_at_its_own_files_without_bytes() {
+    let mut content = Content::new();
+    content
+        .set_base(
+            "pokemon",
+            [(
+                "PIKACHU".to_owned(),
+                Value::map([
+                    ("name", Value::from("PIKACHU")),
+                    (
+                        "baseStats",
+                        Value::map([
+                            ("hp", Value::Int(35)),
+                            ("attack", Value::Int(55)),
+                            ("defense", Value::Int(30)),
+                            ("speed", Value::Int(90)),
+                            ("special", Value::Int(50)),
+                        ]),
+                    ),
+                    ("types", Value::List(vec![Value::from("ELECTRIC")])),
+                ]),
+            )]
+            .into_iter()
+            .collect(),
+        )
+        .unwrap();
+    let profile = temp_profile("sprites");
+    let env = load_profile(&[lua_fixture("shape-sprite-pack")], &profile, &[], content);
+    env.assert_loaded("shape-sprite-pack");
+    let feed = unprefixed(&env.feed());
+    for line in [
+        "assets/front/025_pikachu.png is a file of 17 bytes",
+        "missing file info nil",
+        "escape refused false",
+    ] {
+        assert!(feed.contains(&line.to_owned()), "{line}: {feed:?}");
+    }
+    let content = env.loader.content.borrow();
+    assert_eq!(
+        content
+            .get("pokemon", "PIKACHU")
+            .and_then(|r| r.get("spriteFront")),
+        Some(&Value::from(
+            "mods/shape-sprite-pack/assets/front/025_pikachu.png"
+        ))
+    );
+    let _ = std::fs::remove_dir_all(&profile);
+}
+
+#[test]
+fn state_store_keeps_records_across_runs_in_its_private_folder() {
+    let id = "shape-state-store";
+    let profile = temp_profile("store");
+    let first = load_profile(&[lua_fixture(id)], &profile, &[], Content::new());
+    first.assert_loaded(id);
+    let feed = unprefixed(&first.feed());
+    for line in [
+        "context for shape-state-store",
+        "write slot1 true nil",
+        "slots: states/slot1",
+        "slot1 holds PIKACHU",
+        "bad key -> invalid_key",
+        "missing -> not_found",
+    ] {
+        assert!(feed.contains(&line.to_owned()), "{line}: {feed:?}");
+    }
+    // A second run reads the index the first one wrote.
+    let second = load_profile(&[lua_fixture(id)], &profile, &[], Content::new());
+    let feed = unprefixed(&second.feed());
+    assert!(
+        feed.contains(&"write slot2 true nil".to_owned()),
+        "{feed:?}"
+    );
+    assert!(feed.contains(&"delete slot1 true".to_owned()), "{feed:?}");
+    let root = profile.join("storage").join(id);
+    assert!(root.join("index.json").is_file());
+    assert!(root.join("states/slot2.json").is_file());
+    assert!(!root.join("states/slot1.json").exists());
+    // Nothing else was written anywhere in the profile, and no temporary file is left.
+    let mut all = Vec::new();
+    fn walk(d: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(d).unwrap().flatten() {
+            if e.path().is_dir() {
+                walk(&e.path(), out);
+            } else {
+                out.push(e.path());
+            }
+        }
+    }
+    walk(&profile, &mut all);
+    assert!(
+        all.iter()
+            .all(|p| p.starts_with(&root) && p.extension().is_some_and(|e| e == "json")),
+        "{all:?}"
+    );
+    // Without a profile folder, storage says so.
+    let bare = load(&[lua_fixture(id)], vec![]);
+    assert!(
+        unprefixed(&bare.feed()).contains(&"storage unavailable (storage_unavailable)".to_owned()),
+        "{:?}",
+        bare.feed()
+    );
+    let _ = std::fs::remove_dir_all(&profile);
 }
