@@ -25,6 +25,7 @@ mod rawcall;
 mod rawcall_tests;
 pub mod reads;
 pub mod sandbox;
+pub mod share;
 pub mod stack;
 mod stack_only;
 #[cfg(test)]

@@ -429,3 +429,142 @@ fn state_store_keeps_records_across_runs_in_its_private_folder() {
     );
     let _ = std::fs::remove_dir_all(&profile);
 }
+
+fn exp_award(env: &Env, alive: Vec<u8>) -> (Vec<pallet_api::catalog::hooks::ExpShare>, bool) {
+    use pallet_api::catalog::hooks::{
+        BattleExpAward, BattleExpAwardArgs, ExpAwardContext, ExpShare,
+    };
+    let vanilla_ran = std::cell::Cell::new(false);
+    let args = BattleExpAwardArgs {
+        ctx: ExpAwardContext {
+            battle: pallet_api::catalog::common::BattleInfo::default(),
+            participants: alive.len() as u8,
+            alive: alive.clone(),
+        },
+    };
+    let out = env.rt.call::<BattleExpAward>(args, |a| {
+        vanilla_ran.set(true);
+        let n = a.ctx.alive.len() as u8;
+        a.ctx
+            .alive
+            .iter()
+            .map(|&slot| ExpShare {
+                slot,
+                split: n,
+                announce: true,
+            })
+            .collect()
+    });
+    (out, vanilla_ran.get())
+}
+
+#[test]
+fn party_exp_share_awards_through_the_host_provided_apply_share() {
+    use pallet_api::catalog::hooks::ExpShare;
+    let id = "shape-party-exp-share";
+    let env = load(&[lua_fixture(id)], vec![]);
+    env.assert_loaded(id);
+    let (shares, vanilla) = exp_award(&env, vec![0, 2, 3]);
+    assert!(!vanilla, "the mod replaces the vanilla split");
+    assert_eq!(
+        shares,
+        [0, 2, 3]
+            .map(|slot| ExpShare {
+                slot,
+                split: 1,
+                announce: true
+            })
+            .to_vec()
+    );
+    // The option is read live; the callable is fresh per call (no share leaks into the next).
+    let env = load_with(
+        &[lua_fixture(id)],
+        vec![],
+        Setup {
+            content: Content::new(),
+            options: vec![(id.into(), "announce".into(), Value::Bool(false))],
+        },
+    );
+    assert_eq!(
+        exp_award(&env, vec![1]).0,
+        vec![ExpShare {
+            slot: 1,
+            split: 1,
+            announce: false
+        }]
+    );
+    assert_eq!(
+        exp_award(&env, vec![4]).0,
+        vec![ExpShare {
+            slot: 4,
+            split: 1,
+            announce: false
+        }]
+    );
+    assert_eq!(saved(&env, id, "awards"), Some(Value::Int(2)));
+}
+
+#[test]
+fn apply_share_mixes_with_next_and_refuses_bad_shares() {
+    use pallet_api::catalog::hooks::ExpShare;
+    // A wrapper that keeps vanilla (passing ctx, applyShare included, on to next) and adds a
+    // bonus share; one that names a bad slot fails its link (vanilla answers, reported).
+    let env = load(
+        &[],
+        vec![lua_mod(
+            "bonus",
+            "return function(mod) mod.hooks:wrap('battle.exp_award', function(next, ctx) \
+               local shares = next(ctx) \
+               ctx.applyShare({ slot = 5 }, 2, false) \
+               return shares end) end",
+        )],
+    );
+    env.assert_loaded("bonus");
+    let (shares, vanilla) = exp_award(&env, vec![0, 1]);
+    assert!(vanilla);
+    assert_eq!(
+        shares,
+        vec![
+            ExpShare {
+                slot: 5,
+                split: 2,
+                announce: false
+            },
+            ExpShare {
+                slot: 0,
+                split: 2,
+                announce: true
+            },
+            ExpShare {
+                slot: 1,
+                split: 2,
+                announce: true
+            },
+        ]
+    );
+    let env = load(
+        &[],
+        vec![lua_mod(
+            "bad",
+            "return function(mod) mod.hooks:wrap('battle.exp_award', function(_, ctx) \
+               ctx.applyShare(9, 1, true) end) end",
+        )],
+    );
+    let (shares, vanilla) = exp_award(&env, vec![0]);
+    assert!(vanilla, "a failed link falls back to vanilla");
+    assert_eq!(
+        shares,
+        vec![ExpShare {
+            slot: 0,
+            split: 1,
+            announce: true
+        }]
+    );
+    assert!(
+        env.feed()
+            .iter()
+            .any(|l| l.contains("applyShare: mon must be a party slot")),
+        "{:?}",
+        env.feed()
+    );
+}
