@@ -19,6 +19,7 @@ pub mod lazy;
 #[cfg(test)]
 mod lazy_tests;
 pub mod link;
+pub mod map_handlers;
 pub mod modapi;
 mod rawcall;
 #[cfg(test)]

@@ -280,7 +280,14 @@ impl RegistryHandle {
 impl UserData for RegistryHandle {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         for op in ["register", "override", "patch"] {
-            methods.add_method(op, move |_, this, (id, v): (String, LuaValue)| {
+            methods.add_method(op, move |lua, this, (id, v): (String, LuaValue)| {
+                if op == "register" && canonical_registry(&this.name) == Some("map_scripts") {
+                    // Handlers given as functions stay with the mod (`crate::map_handlers`).
+                    let (data, handlers) = crate::map_handlers::split(lua, &v)?;
+                    this.write(op, &id, Some(&data))?;
+                    crate::map_handlers::keep(&upgrade(&this.m)?, &id, handlers);
+                    return Ok(());
+                }
                 this.write(op, &id, Some(&v))
             });
         }

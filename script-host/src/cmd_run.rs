@@ -607,7 +607,13 @@ pub fn play_with_mods(
         }
         None => None,
     };
-    let game = Game::new_game(version, seed, rt).map_err(|e| fail(String::new(), e.to_string()))?;
+    // Boot, let the Lua mods' function map-script handlers in, then enter (as `new_game`).
+    let mut game = Game::boot(version, seed, rt).map_err(|e| fail(String::new(), e.to_string()))?;
+    if let Some(s) = &session {
+        s.install_map_handlers(&mut game);
+    }
+    game.enter_overworld()
+        .map_err(|e| fail(String::new(), e.to_string()))?;
     let mut p = Player::new(game);
     let _ = writeln!(p.out, "pallet run: version {version}, seed {seed}");
     if let Some(s) = session {

@@ -568,3 +568,89 @@ fn apply_share_mixes_with_next_and_refuses_bad_shares() {
         env.feed()
     );
 }
+
+fn boot_with_handlers(env: &Env) -> (pallet_engine::game::Game, usize) {
+    use pallet_engine::game::Game;
+    use pallet_engine::world::GameVersion;
+    let mut game = Game::boot(GameVersion::Red, 4, std::rc::Rc::clone(&env.rt)).unwrap();
+    let n = env.lua.install_map_handlers(game.scripts_mut().unwrap());
+    (game, n)
+}
+
+#[test]
+fn map_script_handlers_given_as_functions_run_owned_by_their_mod() {
+    let id = "shape-move-tutor";
+    let env = load(&[lua_fixture(id)], vec![]);
+    env.assert_loaded(id);
+    // The data part reached the registry without the functions.
+    let record = env
+        .loader
+        .content
+        .borrow()
+        .get("map_scripts", "REDS_HOUSE_1F")
+        .cloned();
+    let text = format!("{record:?}");
+    assert!(!text.contains("Function"), "{text}");
+    let (mut game, n) = boot_with_handlers(&env);
+    assert_eq!(n, 2, "onEnter and one talk handler");
+    let start = game.maps().start.map.clone();
+    assert_eq!(start, "REDS_HOUSE_1F", "the fixture names the start map");
+    game.enter_overworld().unwrap();
+    let (x, y) = {
+        let p = game.overworld().unwrap().player();
+        (p.x, p.y)
+    };
+    let feed = unprefixed(&env.feed());
+    assert!(
+        feed.contains(&format!("entered REDS_HOUSE_1F at {x},{y} (visit 1)")),
+        "{feed:?}"
+    );
+    assert_eq!(saved(&env, id, "visits"), Some(Value::Int(1)));
+    // Never stored in the save.
+    let save = serde_json::to_string(&game.save).unwrap();
+    assert!(!save.contains("onEnter"), "{save}");
+}
+
+#[test]
+fn a_failing_function_handler_is_reported_for_its_owner_and_the_game_goes_on() {
+    let id = "shape-move-tutor";
+    let env = load_with(
+        &[lua_fixture(id)],
+        vec![],
+        Setup {
+            content: Content::new(),
+            options: vec![(id.into(), "explode".into(), Value::Bool(true))],
+        },
+    );
+    let (mut game, _) = boot_with_handlers(&env);
+    game.enter_overworld().unwrap();
+    let errors: Vec<String> = env
+        .rt
+        .diagnostics()
+        .into_iter()
+        .map(|d| format!("{d:?}"))
+        .filter(|d| d.contains("tutor exploded"))
+        .collect();
+    assert!(!errors.is_empty(), "{:?}", env.rt.diagnostics());
+    assert!(game.overworld().is_some());
+}
+
+#[test]
+fn handlers_of_a_mod_whose_entry_failed_are_gone() {
+    let env = load(
+        &[],
+        vec![lua_mod(
+            "halfway",
+            "return function(mod) mod.content.map_scripts:register('REDS_HOUSE_1F', { onEnter = function() mod.log:info('ran') end }) error('entry fails after registering') end",
+        )],
+    );
+    assert_ne!(env.state("halfway"), pallet_api::loader::ModState::Loaded);
+    let (mut game, n) = boot_with_handlers(&env);
+    assert_eq!(n, 0);
+    game.enter_overworld().unwrap();
+    assert!(
+        !env.feed().iter().any(|l| l.contains("] ran")),
+        "{:?}",
+        env.feed()
+    );
+}

@@ -33,6 +33,7 @@ pub struct ModSession {
     rt: Rc<Runtime>,
     pub loader: Loader,
     monitor: HostMonitor,
+    lua: pallet_compat_lua::LuaMonitor,
 }
 
 impl ModSession {
@@ -84,6 +85,7 @@ impl ModSession {
             }
         }
         let monitor = host.monitor();
+        let lua_monitor = lua.monitor();
         let mut loader = Loader::new(game, env!("CARGO_PKG_VERSION"), Content::new());
         loader.add_host(Box::new(host));
         loader.add_host(Box::new(lua));
@@ -95,7 +97,17 @@ impl ModSession {
             rt: rt.clone(),
             loader,
             monitor,
+            lua: lua_monitor,
         })
+    }
+
+    /// Contribute the Lua mods' map-script handlers given as functions to a booted game's
+    /// registry (before `enter_overworld`). Returns how many.
+    pub fn install_map_handlers(&self, game: &mut pallet_engine::game::Game) -> usize {
+        match game.scripts_mut() {
+            Some(registry) => self.lua.install_map_handlers(registry),
+            None => 0,
+        }
     }
 
     pub fn status(&self) -> &LoadStatus {
