@@ -654,3 +654,103 @@ fn handlers_of_a_mod_whose_entry_failed_are_gone() {
         env.feed()
     );
 }
+
+fn mon(name: &str, evolutions: Vec<Value>) -> Value {
+    Value::map([
+        ("name", Value::from(name)),
+        (
+            "baseStats",
+            Value::map([
+                ("hp", Value::Int(40)),
+                ("attack", Value::Int(40)),
+                ("defense", Value::Int(40)),
+                ("speed", Value::Int(40)),
+                ("special", Value::Int(40)),
+            ]),
+        ),
+        ("types", Value::List(vec![Value::from("NORMAL")])),
+        ("evolutions", Value::List(evolutions)),
+    ])
+}
+
+#[test]
+fn trade_evolution_patcher_rewrites_trade_rows_over_the_merged_view() {
+    let mut content = Content::new();
+    let trade = |into: &str| Value::map([("into", Value::from(into)), ("trade", Value::Bool(true))]);
+    let level =
+        |into: &str, l: i64| Value::map([("into", Value::from(into)), ("level", Value::Int(l))]);
+    content
+        .set_base(
+            "pokemon",
+            [
+                ("KADABRA".to_owned(), mon("KADABRA", vec![trade("ALAKAZAM")])),
+                ("GRAVELER".to_owned(), mon("GRAVELER", vec![trade("GOLEM")])),
+                ("PIDGEY".to_owned(), mon("PIDGEY", vec![level("PIDGEOTTO", 18)])),
+                ("ALAKAZAM".to_owned(), mon("ALAKAZAM", vec![])),
+            ]
+            .into_iter()
+            .collect(),
+        )
+        .unwrap();
+    let id = "shape-trade-evolutions";
+    let env = load_with(&[lua_fixture(id)], vec![], Setup { content, options: vec![] });
+    env.assert_loaded(id);
+    let feed = unprefixed(&env.feed());
+    assert!(feed.contains(&"2 trade evolutions rewritten".to_owned()), "{feed:?}");
+    assert!(feed.contains(&"KADABRA now evolves into ALAKAZAM at level 37".to_owned()), "{feed:?}");
+    let content = env.loader.content.borrow();
+    let evo = |id: &str| content.get("pokemon", id).and_then(|r| r.get("evolutions")).cloned();
+    assert_eq!(evo("KADABRA"), Some(Value::List(vec![level("ALAKAZAM", 37)])));
+    assert_eq!(evo("GRAVELER"), Some(Value::List(vec![level("GOLEM", 37)])));
+    assert_eq!(evo("PIDGEY"), Some(Value::List(vec![level("PIDGEOTTO", 18)])));
+}
+
+#[test]
+fn item_patcher_patches_registers_and_deletes() {
+    let mut content = Content::new();
+    let item = |name: &str, price: i64| {
+        Value::map([("name", Value::from(name)), ("price", Value::Int(price))])
+    };
+    content
+        .set_base(
+            "items",
+            [
+                ("POTION".to_owned(), item("POTION", 300)),
+                ("BICYCLE".to_owned(), item("BICYCLE", 1_000_000)),
+            ]
+            .into_iter()
+            .collect(),
+        )
+        .unwrap();
+    let id = "shape-item-patcher";
+    let env = load_with(&[lua_fixture(id)], vec![], Setup { content, options: vec![] });
+    env.assert_loaded(id);
+    let feed = unprefixed(&env.feed());
+    assert!(feed.contains(&"POTION costs 150".to_owned()), "{feed:?}");
+    assert!(feed.contains(&"3 items".to_owned()), "{feed:?}");
+    let content = env.loader.content.borrow();
+    assert_eq!(content.get("items", "BICYCLE").and_then(|r| r.get("price")), None);
+    assert_eq!(
+        content.get("items", "TRAIL_MIX").and_then(|r| r.get("price")),
+        Some(&Value::Int(80))
+    );
+}
+
+/// Waits on the content helper's `strings`/`text` registries (issue 18 item 8): today the mod
+/// loads and every dropped write is reported once per registry (never silent); once the
+/// registries exist, the override is read back.
+#[test]
+fn translation_loads_and_is_never_silent_about_its_strings() {
+    let id = "shape-translation";
+    let env = load(&[lua_fixture(id)], vec![]);
+    env.assert_loaded(id);
+    let feed = unprefixed(&env.feed());
+    let registry_exists = pallet_api::content::canonical_registry("strings").is_some();
+    if registry_exists {
+        assert!(feed.contains(&"MENU_ITEM reads OBJET".to_owned()), "{feed:?}");
+    } else {
+        assert!(feed.iter().any(|l| l.starts_with("content.strings is not a Pallet registry")), "{feed:?}");
+        assert!(feed.iter().any(|l| l.starts_with("content.text is not a Pallet registry")), "{feed:?}");
+        assert!(feed.contains(&"MENU_ITEM reads nil".to_owned()), "{feed:?}");
+    }
+}
