@@ -676,16 +676,23 @@ fn mon(name: &str, evolutions: Vec<Value>) -> Value {
 #[test]
 fn trade_evolution_patcher_rewrites_trade_rows_over_the_merged_view() {
     let mut content = Content::new();
-    let trade = |into: &str| Value::map([("into", Value::from(into)), ("trade", Value::Bool(true))]);
+    let trade =
+        |into: &str| Value::map([("into", Value::from(into)), ("trade", Value::Bool(true))]);
     let level =
         |into: &str, l: i64| Value::map([("into", Value::from(into)), ("level", Value::Int(l))]);
     content
         .set_base(
             "pokemon",
             [
-                ("KADABRA".to_owned(), mon("KADABRA", vec![trade("ALAKAZAM")])),
+                (
+                    "KADABRA".to_owned(),
+                    mon("KADABRA", vec![trade("ALAKAZAM")]),
+                ),
                 ("GRAVELER".to_owned(), mon("GRAVELER", vec![trade("GOLEM")])),
-                ("PIDGEY".to_owned(), mon("PIDGEY", vec![level("PIDGEOTTO", 18)])),
+                (
+                    "PIDGEY".to_owned(),
+                    mon("PIDGEY", vec![level("PIDGEOTTO", 18)]),
+                ),
                 ("ALAKAZAM".to_owned(), mon("ALAKAZAM", vec![])),
             ]
             .into_iter()
@@ -693,16 +700,40 @@ fn trade_evolution_patcher_rewrites_trade_rows_over_the_merged_view() {
         )
         .unwrap();
     let id = "shape-trade-evolutions";
-    let env = load_with(&[lua_fixture(id)], vec![], Setup { content, options: vec![] });
+    let env = load_with(
+        &[lua_fixture(id)],
+        vec![],
+        Setup {
+            content,
+            options: vec![],
+        },
+    );
     env.assert_loaded(id);
     let feed = unprefixed(&env.feed());
-    assert!(feed.contains(&"2 trade evolutions rewritten".to_owned()), "{feed:?}");
-    assert!(feed.contains(&"KADABRA now evolves into ALAKAZAM at level 37".to_owned()), "{feed:?}");
+    assert!(
+        feed.contains(&"2 trade evolutions rewritten".to_owned()),
+        "{feed:?}"
+    );
+    assert!(
+        feed.contains(&"KADABRA now evolves into ALAKAZAM at level 37".to_owned()),
+        "{feed:?}"
+    );
     let content = env.loader.content.borrow();
-    let evo = |id: &str| content.get("pokemon", id).and_then(|r| r.get("evolutions")).cloned();
-    assert_eq!(evo("KADABRA"), Some(Value::List(vec![level("ALAKAZAM", 37)])));
+    let evo = |id: &str| {
+        content
+            .get("pokemon", id)
+            .and_then(|r| r.get("evolutions"))
+            .cloned()
+    };
+    assert_eq!(
+        evo("KADABRA"),
+        Some(Value::List(vec![level("ALAKAZAM", 37)]))
+    );
     assert_eq!(evo("GRAVELER"), Some(Value::List(vec![level("GOLEM", 37)])));
-    assert_eq!(evo("PIDGEY"), Some(Value::List(vec![level("PIDGEOTTO", 18)])));
+    assert_eq!(
+        evo("PIDGEY"),
+        Some(Value::List(vec![level("PIDGEOTTO", 18)]))
+    );
 }
 
 #[test]
@@ -723,15 +754,27 @@ fn item_patcher_patches_registers_and_deletes() {
         )
         .unwrap();
     let id = "shape-item-patcher";
-    let env = load_with(&[lua_fixture(id)], vec![], Setup { content, options: vec![] });
+    let env = load_with(
+        &[lua_fixture(id)],
+        vec![],
+        Setup {
+            content,
+            options: vec![],
+        },
+    );
     env.assert_loaded(id);
     let feed = unprefixed(&env.feed());
     assert!(feed.contains(&"POTION costs 150".to_owned()), "{feed:?}");
     assert!(feed.contains(&"3 items".to_owned()), "{feed:?}");
     let content = env.loader.content.borrow();
-    assert_eq!(content.get("items", "BICYCLE").and_then(|r| r.get("price")), None);
     assert_eq!(
-        content.get("items", "TRAIL_MIX").and_then(|r| r.get("price")),
+        content.get("items", "BICYCLE").and_then(|r| r.get("price")),
+        None
+    );
+    assert_eq!(
+        content
+            .get("items", "TRAIL_MIX")
+            .and_then(|r| r.get("price")),
         Some(&Value::Int(80))
     );
 }
@@ -747,10 +790,49 @@ fn translation_loads_and_is_never_silent_about_its_strings() {
     let feed = unprefixed(&env.feed());
     let registry_exists = pallet_api::content::canonical_registry("strings").is_some();
     if registry_exists {
-        assert!(feed.contains(&"MENU_ITEM reads OBJET".to_owned()), "{feed:?}");
+        assert!(
+            feed.contains(&"MENU_ITEM reads OBJET".to_owned()),
+            "{feed:?}"
+        );
     } else {
-        assert!(feed.iter().any(|l| l.starts_with("content.strings is not a Pallet registry")), "{feed:?}");
-        assert!(feed.iter().any(|l| l.starts_with("content.text is not a Pallet registry")), "{feed:?}");
+        assert!(
+            feed.iter()
+                .any(|l| l.starts_with("content.strings is not a Pallet registry")),
+            "{feed:?}"
+        );
+        assert!(
+            feed.iter()
+                .any(|l| l.starts_with("content.text is not a Pallet registry")),
+            "{feed:?}"
+        );
         assert!(feed.contains(&"MENU_ITEM reads nil".to_owned()), "{feed:?}");
     }
+}
+
+#[test]
+fn save_state_tool_starts_and_captures_and_restores_at_a_safe_point() {
+    let id = "shape-save-states";
+    let env = load(&[lua_fixture(id)], vec![]);
+    env.assert_loaded(id);
+    let _game = pallet_engine::game::Game::new_game(
+        pallet_engine::world::GameVersion::Red,
+        9,
+        std::rc::Rc::clone(&env.rt),
+    )
+    .unwrap();
+    let feed = unprefixed(&env.feed());
+    assert!(!feed.iter().any(|l| l.contains("not starting")), "{feed:?}");
+    assert!(
+        feed.contains(&"slot saved (overworld)".to_owned()),
+        "{feed:?}"
+    );
+    assert!(
+        feed.contains(&"slot restored true nil".to_owned()),
+        "{feed:?}"
+    );
+    assert!(
+        feed.iter()
+            .any(|l| l.starts_with("forged slot false ") && !l.ends_with(" nil")),
+        "{feed:?}"
+    );
 }
