@@ -251,7 +251,100 @@ impl OptionsStore {
     pub(crate) fn remove_schema(&self, mod_id: &str) {
         self.0.borrow_mut().schemas.remove(mod_id);
     }
+
+    /// User values from the profile folder: `<profile>/options/<mod id>.json`, each a JSON
+    /// object of `key: value` (issue 18). Returns one message per file that could not be read;
+    /// a missing `options` folder is no error. Values are validated when read, like every user
+    /// value.
+    pub fn load_profile(&self, profile: &std::path::Path) -> Vec<String> {
+        let dir = profile.join("options");
+        let mut errors = Vec::new();
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            return errors;
+        };
+        let mut files: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+        files.sort();
+        for path in files {
+            let (Some(id), Some("json")) = (
+                path.file_stem().and_then(|s| s.to_str()),
+                path.extension().and_then(|s| s.to_str()),
+            ) else {
+                continue;
+            };
+            let text = match std::fs::read_to_string(&path) {
+                Ok(t) => t,
+                Err(e) => {
+                    errors.push(format!("{}: {e}", path.display()));
+                    continue;
+                }
+            };
+            match serde_json::from_str::<Value>(&text) {
+                Ok(Value::Map(values)) => {
+                    for (key, value) in values {
+                        self.set_user_value(id, &key, value);
+                    }
+                }
+                Ok(_) => errors.push(format!(
+                    "{}: expected a JSON object of option values",
+                    path.display()
+                )),
+                Err(e) => errors.push(format!("{}: {e}", path.display())),
+            }
+        }
+        errors
+    }
+
+    /// Apply user overrides per mod id (`pallet run --option MOD.KEY=VALUE`), after the
+    /// profile file so the command line wins.
+    pub fn apply_overrides(&self, overrides: &BTreeMap<String, BTreeMap<String, Value>>) {
+        for (id, values) in overrides {
+            for (key, value) in values {
+                self.set_user_value(id, key, value.clone());
+            }
+        }
+    }
+
+    /// Change an option at run time (the mod manager): the value must be legal for a defined
+    /// row. When the live value changes, `mod.options_changed` is emitted on `rt` with
+    /// `{mod, key, value}` (the Lua engine's payload). Returns whether it changed.
+    pub fn set_live(
+        &self,
+        rt: &crate::Runtime,
+        mod_id: &str,
+        key: &str,
+        value: Value,
+    ) -> Result<bool, String> {
+        let live = self.for_mod(mod_id);
+        {
+            let inner = self.0.borrow();
+            let row = inner
+                .schemas
+                .get(mod_id)
+                .and_then(|rows| rows.iter().find(|r| r.key == key))
+                .ok_or_else(|| format!("{mod_id} defines no option {key:?}"))?;
+            if !row.accepts(&value) {
+                return Err(format!("{mod_id}.{key}: not a legal value for this option"));
+            }
+        }
+        let before = live.get(key);
+        self.set_user_value(mod_id, key, value.clone());
+        if before == value {
+            return Ok(false);
+        }
+        rt.emit_host_named(
+            OPTIONS_CHANGED,
+            &Value::map([
+                ("mod", Value::from(mod_id)),
+                ("key", Value::from(key)),
+                ("value", value),
+            ]),
+        );
+        Ok(true)
+    }
 }
+
+/// The event a runtime option change emits (`{mod, key, value}`).
+pub const OPTIONS_CHANGED: &str = "mod.options_changed";
 
 /// `mod.options`: `define(rows)` and `get(key)`.
 #[derive(Clone)]

@@ -177,6 +177,8 @@ fn convert(
                 .unwrap_or_default();
             Ok(Value::map([(ScriptRng::MARKER, Value::Int(state))]))
         }
+        // `ctx.applyShare` handed back inside `ctx`: the host's own callable, left out.
+        LuaValue::Function(f) if crate::share::is_host_callable(f) => Ok(Value::Nil),
         other => Err(CrossError(format!(
             "a {} cannot cross into the engine (only data: nil, booleans, numbers, strings, tables)",
             other.type_name()

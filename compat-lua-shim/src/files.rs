@@ -56,6 +56,22 @@ impl ModFiles {
         }
     }
 
+    /// The size of file `rel` when it is one of the mod's files (`assets:info`).
+    pub fn info(&self, rel: &str) -> Option<i64> {
+        if !safe_relative_path(rel) {
+            return None;
+        }
+        match self {
+            ModFiles::Embedded(files) => files.get(rel).map(|t| t.len() as i64),
+            ModFiles::Dir(root) => {
+                let root = root.canonicalize().ok()?;
+                let path = root.join(rel).canonicalize().ok()?;
+                let meta = std::fs::metadata(&path).ok()?;
+                (path.starts_with(&root) && meta.is_file()).then_some(meta.len() as i64)
+            }
+        }
+    }
+
     /// Every file path (relative, `/`-separated, sorted) starting with `prefix`.
     pub fn list(&self, prefix: &str) -> Result<Vec<String>, String> {
         if prefix.contains("..") || prefix.starts_with('/') || prefix.contains('\\') {

@@ -40,6 +40,10 @@ pub struct HostShared {
     /// `mod.find`: `(version, exports)` of the Lua mods this host loaded, plus the other mods a
     /// Lua mod's manifest names as (optional) dependencies, read at its load.
     pub exports: RefCell<BTreeMap<String, (String, Value)>>,
+    /// The profile folder (`mod.storage` lives in `<profile>/storage/<mod id>/`).
+    pub profile: RefCell<Option<std::path::PathBuf>>,
+    /// Mods with map-script function handlers ([`crate::map_handlers`]).
+    pub handler_owners: RefCell<Vec<Weak<LuaMod>>>,
 }
 
 /// One loaded (or loading) Lua mod.
@@ -63,6 +67,10 @@ pub struct LuaMod {
     /// One-time warnings already given (unknown hooks, registries).
     pub warned: RefCell<BTreeSet<String>>,
     pub instructions: Rc<Cell<u64>>,
+    /// Manifest priority (map-script contributions).
+    pub priority: i32,
+    /// Map-script handlers given as functions, by (map id, trigger) ([`crate::map_handlers`]).
+    pub map_handlers: RefCell<BTreeMap<(String, String), Function>>,
 }
 
 impl LuaMod {
@@ -96,6 +104,15 @@ impl LuaMonitor {
     pub fn set_datasets(&self, service: Rc<dyn DatasetsApi>) {
         *self.0.datasets.borrow_mut() = Some(service);
     }
+
+    /// The engine seam for map-script handlers given as functions: contribute them to the
+    /// game's map-script registry (once, before the game starts). Returns how many.
+    pub fn install_map_handlers(
+        &self,
+        registry: &mut pallet_engine::world::map_scripts::MapScriptRegistry,
+    ) -> usize {
+        crate::map_handlers::install(&self.0, registry)
+    }
 }
 
 impl LuaHost {
@@ -112,6 +129,8 @@ impl LuaHost {
                 memory_limit: Cell::new(MEMORY_LIMIT),
                 lazy_contexts: Cell::new(crate::lazy::LazyMode::Adaptive),
                 exports: RefCell::new(BTreeMap::new()),
+                profile: RefCell::new(None),
+                handler_owners: RefCell::new(Vec::new()),
             }),
             embedded: BTreeMap::new(),
             mods: Vec::new(),
@@ -127,6 +146,12 @@ impl LuaHost {
     /// The dataset service behind `mod.datasets:open` (RFC 0015).
     pub fn set_datasets(&self, service: Rc<dyn DatasetsApi>) {
         *self.shared.datasets.borrow_mut() = Some(service);
+    }
+
+    /// The profile folder: `mod.storage` keeps each mod's store in `<profile>/storage/<id>/`
+    /// (without one, storage answers `storage_unavailable`).
+    pub fn set_profile(&self, dir: Option<std::path::PathBuf>) {
+        *self.shared.profile.borrow_mut() = dir;
     }
 
     /// The active game (`mod.generation`).
@@ -234,6 +259,11 @@ impl LuaHost {
             format,
             warned: RefCell::new(BTreeSet::new()),
             instructions: sb.instructions,
+            priority: m
+                .priority
+                .floor()
+                .clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32,
+            map_handlers: RefCell::new(BTreeMap::new()),
         });
 
         let outcome = run_entry(&module, m);

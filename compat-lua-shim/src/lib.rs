@@ -13,21 +13,25 @@ pub mod convert;
 pub mod datasets;
 pub mod errors;
 pub mod files;
+pub mod handles;
 pub mod host;
 pub mod lazy;
 #[cfg(test)]
 mod lazy_tests;
 pub mod link;
+pub mod map_handlers;
 pub mod modapi;
 mod rawcall;
 #[cfg(test)]
 mod rawcall_tests;
 pub mod reads;
 pub mod sandbox;
+pub mod share;
 pub mod stack;
 mod stack_only;
 #[cfg(test)]
 mod stack_tests;
+pub mod storage;
 
 pub use clock::Clock;
 pub use host::{LuaHost, LuaMonitor};

@@ -210,7 +210,14 @@ struct TypedLink<H> {
     all_read: bool,
     /// The wrapper may read its `next` (one that never does gets `nil`: no closure made).
     next_read: bool,
+    /// `ctx.applyShare` of the running `battle.exp_award` call ([`crate::share`]).
+    share_fn: RefCell<Option<Function>>,
     _hook: PhantomData<fn() -> H>,
+}
+
+/// Does hook `H` hand its wrappers `ctx.applyShare` (`battle.exp_award`)?
+fn has_apply_share<H: Hook>() -> bool {
+    H::ID == <hooks::BattleExpAward as Hook>::ID
 }
 
 fn wrap_typed<H>(
@@ -267,6 +274,7 @@ where
         params_read,
         params_only,
         next_read: reads.reads(0),
+        share_fn: RefCell::new(None),
         _hook: PhantomData,
     };
     Ok(rt.wrap::<H, _>(&m.id, priority, move |next, args| link.call(next, args)))
@@ -296,17 +304,31 @@ where
         let m = &*self.m;
         too_deep(m)?;
         let _budget = m.host.budget.enter(DISPATCH_LIMIT);
+        let shares = if has_apply_share::<H>() {
+            let shares = crate::share::new(&m.lua).map_err(|e| m.failure(&e))?;
+            *self.share_fn.borrow_mut() = Some(shares.f.clone());
+            Some(shares)
+        } else {
+            None
+        };
         let (gen, frame) = self.shared.slot.push(next as *mut Next<'_, H> as *mut ());
         // SAFETY: `invoke`'s contract: the lock is held by `exec_raw_lua`.
         let outcome = m
             .lua
             .exec_raw_lua(|raw| unsafe { self.invoke(raw, gen, args) });
         drop(frame);
+        if shares.is_some() {
+            self.share_fn.borrow_mut().take();
+        }
         if let Some(panic) = self.shared.panic.borrow_mut().take() {
             std::panic::resume_unwind(panic);
         }
         match outcome {
             Outcome::Answer(value) => {
+                let value = match &shares {
+                    Some(shares) => crate::share::answer(shares, value),
+                    None => value,
+                };
                 H::out_from_value(value).map_err(|e| LinkError::from(format!("bad result: {e}")))
             }
             Outcome::NotData(e) => Err(LinkError::from(format!(
@@ -405,7 +427,7 @@ where
         let names = <H::Args as ArgList>::NAMES;
         let always = m.host.lazy_contexts.get() == crate::lazy::LazyMode::Always;
         let lazy = m.lazy.filter(|_| {
-            if H::CTX_RNG || !self.all_read {
+            if H::CTX_RNG || !self.all_read || has_apply_share::<H>() {
                 return false;
             }
             if always {
@@ -473,6 +495,17 @@ where
                     let handle = m.lua.create_userdata(RngHandle::new(rng))?;
                     ffi::lua_pushlstring_(state, c"rng".as_ptr(), 3);
                     raw.push(&handle)?;
+                    ffi::lua_rawset(state, index);
+                }
+            }
+        }
+        if has_apply_share::<H>() {
+            let share = self.share_fn.borrow();
+            if let (Some(f), Some(pos)) = (&*share, names.iter().position(|n| *n == "ctx")) {
+                let index = next_index + 1 + pos as c_int;
+                if ffi::lua_type(state, index) == ffi::LUA_TTABLE {
+                    ffi::lua_pushlstring_(state, c"applyShare".as_ptr(), 10);
+                    raw.push(f)?;
                     ffi::lua_rawset(state, index);
                 }
             }

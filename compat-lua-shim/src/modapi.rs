@@ -1,8 +1,10 @@
 //! The legacy `mod` object (reference §2.5), over Pallet's buses, services and facades.
 //!
 //! `mod` is a plain table (legacy mods keep their own fields on it); its services are
-//! **userdata handles** whose metatables are protected (`getmetatable` returns `false` and
-//! `setmetatable` refuses them), so no metatable game can swap a handle's methods or forge one.
+//! **handle tables** ([`crate::handles`]: `type(mod.hooks) == "table"`, methods called with `:`)
+//! whose metatables are protected (`getmetatable` returns `false`, `setmetatable`, field writes
+//! and `rawset` refuse them) and whose capability lives in Rust closures, so no metatable game
+//! can swap a handle's methods or forge one.
 //!
 //! | member | what it is |
 //! |---|---|
@@ -19,13 +21,13 @@
 //! | `datasets:open(version)` | RFC 0015 view or `nil, reason` |
 //! | `mod:read(rel)`, `mod:list(prefix)` | the mod's own files (`nil, err` on failure) |
 //! | `checkpoints:inspect(game)`, `:capture(game)`, `:restore(game, cp)` | RFC 0004: capability table; checkpoint or `nil, code, message`; `true` or `false, code, message` (the engine lends the game at safe points; elsewhere `script_busy`) |
-//! | `storage`, `ui`, `input`, `commands`, `migrations`, `assets`, `game`, … | **nil**: the engine does not provide them (yet), so feature probes take their fallback |
+//! | `storage:context/write/read/list/delete`, `assets:path/info/list` | [`crate::storage`]: a mod-private key/value store in the profile folder; the mod's own files by name (no bytes) |
+//! | `ui`, `input`, `commands`, `migrations`, `game`, … | **nil**: the engine does not provide them (yet), so feature probes take their fallback |
 
 use std::rc::{Rc, Weak};
 
 use mlua::{
-    AnyUserData, Function, Lua, MetaMethod, MultiValue, Table, UserData, UserDataMethods,
-    Value as LuaValue,
+    AnyUserData, Function, Lua, MultiValue, Table, UserData, UserDataMethods, Value as LuaValue,
 };
 use pallet_api::access::current_world;
 use pallet_api::catalog::{event_info, hook_info};
@@ -241,8 +243,6 @@ impl UserData for Options {
 
 // ----- content -------------------------------------------------------------------------------
 
-struct ContentHandle(Weak<LuaMod>);
-
 struct RegistryHandle {
     m: Weak<LuaMod>,
     name: String,
@@ -280,7 +280,14 @@ impl RegistryHandle {
 impl UserData for RegistryHandle {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         for op in ["register", "override", "patch"] {
-            methods.add_method(op, move |_, this, (id, v): (String, LuaValue)| {
+            methods.add_method(op, move |lua, this, (id, v): (String, LuaValue)| {
+                if op == "register" && canonical_registry(&this.name) == Some("map_scripts") {
+                    // Handlers given as functions stay with the mod (`crate::map_handlers`).
+                    let (data, handlers) = crate::map_handlers::split(lua, &v)?;
+                    this.write(op, &id, Some(&data))?;
+                    crate::map_handlers::keep(&upgrade(&this.m)?, &id, handlers);
+                    return Ok(());
+                }
                 this.write(op, &id, Some(&v))
             });
         }
@@ -302,17 +309,22 @@ impl UserData for RegistryHandle {
     }
 }
 
-impl UserData for ContentHandle {
-    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_meta_method(MetaMethod::Index, |_, this, name: String| {
-            Ok(RegistryHandle {
-                m: this.0.clone(),
-                // Registry names and their aliases (`species` → `pokemon`, …).
-                known: canonical_registry(&name).is_some(),
-                name,
-            })
-        });
-    }
+/// `mod.content`: a handle whose fields are the registry handles (`mod.content.pokemon`, …;
+/// names and aliases such as `species` → `pokemon`).
+fn content_table(lua: &Lua, m: Weak<LuaMod>) -> mlua::Result<Table> {
+    crate::handles::table_with_index(lua, "mod.content", move |lua, name| {
+        let handle = RegistryHandle {
+            m: m.clone(),
+            known: canonical_registry(name).is_some(),
+            name: name.to_owned(),
+        };
+        Ok(LuaValue::Table(crate::handles::table_of(
+            lua,
+            handle,
+            &["register", "override", "patch", "remove", "get", "each"],
+            "a mod.content registry",
+        )?))
+    })
 }
 
 // ----- world ---------------------------------------------------------------------------------
@@ -450,15 +462,84 @@ pub fn build(m: &Rc<LuaMod>, manifest: &Manifest, path: &str) -> mlua::Result<Ta
     // The patch sentinel (immutable userdata; crosses as the api's delete marker).
     api.raw_set("DELETE", crate::convert::DeleteSentinel)?;
     api.raw_set("exports", lua.create_table()?)?;
-    api.raw_set("hooks", Hooks(weak.clone()))?;
-    api.raw_set("events", Events(weak.clone()))?;
-    api.raw_set("log", Log(weak.clone()))?;
-    api.raw_set("save", Save(weak.clone()))?;
-    api.raw_set("options", Options(weak.clone()))?;
-    api.raw_set("content", ContentHandle(weak.clone()))?;
-    api.raw_set("world", World)?;
-    api.raw_set("checkpoints", crate::checkpoints::Checkpoints)?;
-    api.raw_set("datasets", crate::datasets::Datasets(weak))?;
+    use crate::handles::table_of;
+    api.raw_set(
+        "hooks",
+        table_of(lua, Hooks(weak.clone()), &["wrap"], "mod.hooks")?,
+    )?;
+    api.raw_set(
+        "events",
+        table_of(
+            lua,
+            Events(weak.clone()),
+            &["on", "once", "emit"],
+            "mod.events",
+        )?,
+    )?;
+    api.raw_set(
+        "log",
+        table_of(
+            lua,
+            Log(weak.clone()),
+            &["info", "warn", "error"],
+            "mod.log",
+        )?,
+    )?;
+    api.raw_set(
+        "save",
+        table_of(lua, Save(weak.clone()), &["get", "set"], "mod.save")?,
+    )?;
+    api.raw_set(
+        "options",
+        table_of(
+            lua,
+            Options(weak.clone()),
+            &["define", "get"],
+            "mod.options",
+        )?,
+    )?;
+    api.raw_set("content", content_table(lua, weak.clone())?)?;
+    api.raw_set(
+        "world",
+        table_of(lua, World, &["activeBlockAt"], "mod.world")?,
+    )?;
+    api.raw_set(
+        "checkpoints",
+        table_of(
+            lua,
+            crate::checkpoints::Checkpoints,
+            &["inspect", "capture", "restore"],
+            "mod.checkpoints",
+        )?,
+    )?;
+    api.raw_set(
+        "datasets",
+        table_of(
+            lua,
+            crate::datasets::Datasets(weak),
+            &["open"],
+            "mod.datasets",
+        )?,
+    )?;
+    api.raw_set(
+        "storage",
+        table_of(
+            lua,
+            crate::storage::Storage(Rc::downgrade(m)),
+            &["context", "write", "read", "list", "delete"],
+            "mod.storage",
+        )?,
+    )?;
+    api.raw_set(
+        "assets",
+        table_of(
+            lua,
+            crate::storage::Assets(Rc::downgrade(m)),
+            &["path", "info", "list"],
+            "mod.assets",
+        )?,
+    )?;
+    crate::handles::guard_rawset(lua)?;
     install_files(lua, &api, m)?;
     Ok(api)
 }
@@ -470,7 +551,6 @@ pub fn is_handle(v: &AnyUserData) -> bool {
         || v.is::<Log>()
         || v.is::<Save>()
         || v.is::<Options>()
-        || v.is::<ContentHandle>()
         || v.is::<RegistryHandle>()
         || v.is::<World>()
         || v.is::<crate::checkpoints::Checkpoints>()

@@ -746,11 +746,22 @@ pub fn play_opts(o: &PlayOptions<'_>) -> Result<RunOutcome, RunFailure> {
         }
         None => None,
     };
-    let game = match &o.save {
-        Some(save) => Game::from_save(save.clone(), seed, rt),
-        None => Game::new_game(version, seed, rt),
+    // Boot (a new game, or the save's version with its progress), let the Lua mods' function
+    // map-script handlers in, then enter the overworld (as `new_game` / `from_save` do).
+    let (boot_version, boot_save) = match &o.save {
+        Some(save) => (save.version, Some(save.clone())),
+        None => (version, None),
+    };
+    let mut game =
+        Game::boot(boot_version, seed, rt).map_err(|e| fail(String::new(), e.to_string()))?;
+    if let Some(save) = boot_save {
+        game.save = save;
     }
-    .map_err(|e| fail(String::new(), e.to_string()))?;
+    if let Some(s) = &session {
+        s.install_map_handlers(&mut game);
+    }
+    game.enter_overworld()
+        .map_err(|e| fail(String::new(), e.to_string()))?;
     let mut p = Player::new(game);
     p.strict = o.strict;
     let _ = writeln!(p.out, "pallet run: version {version}, seed {seed}");

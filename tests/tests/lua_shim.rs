@@ -53,7 +53,7 @@ fn manifests_load_as_is_and_identity_is_visible() {
         mod.log:info("games=%s perms=%s gen=%d", table.concat(mod.manifest.games, ","),
           mod.manifest.permissions[1], mod.generation)
         mod.log:info("absent: %s %s %s %s %s", tostring(mod.commands), tostring(mod.ui),
-          tostring(mod.storage), tostring(mod.game), tostring(mod.input))
+          tostring(mod.migrations), tostring(mod.game), tostring(mod.input))
       end"#;
     let m = Mem {
         id: "ident",

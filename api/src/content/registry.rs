@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use super::merge::{merge, resolve_record};
-use super::schema::{check, SchemaError, Shape};
+use super::schema::{check, conform, SchemaError, Shape};
 use crate::value::Value;
 
 /// The owner of base records.
@@ -259,7 +259,8 @@ impl Registry {
             };
             return match kind {
                 OpKind::Register => {
-                    let record = resolve(value)?;
+                    let mut record = resolve(value)?;
+                    conform(self.shape, &mut record);
                     checked(&record, &mut warnings)?;
                     let mut record = match record {
                         Value::Map(m) => m,
@@ -289,12 +290,15 @@ impl Registry {
         match (kind, current) {
             (OpKind::Register, Some(_)) => Err(self.err(id, kind, ContentErrorKind::Exists)),
             (OpKind::Register, None) | (OpKind::Override, Some(_)) => {
-                let record = resolve(value)?;
+                let mut record = resolve(value)?;
+                conform(self.shape, &mut record);
                 checked(&record, &mut warnings)?;
                 Ok((Some(record), warnings))
             }
             (OpKind::Patch, Some(mut record)) => {
-                merge(&mut record, value, &path).map_err(|e| {
+                let mut patch = value.clone();
+                conform(self.shape, &mut patch);
+                merge(&mut record, &patch, &path).map_err(|e| {
                     self.err(
                         id,
                         kind,

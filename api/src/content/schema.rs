@@ -166,3 +166,34 @@ pub fn check(shape: &Shape, value: &Value, path: &str) -> Result<(), SchemaError
         }
     }
 }
+
+/// Read every empty table in `value` as whatever `shape` expects at that place (issue 18): a
+/// Lua `{}` crosses as an empty list, so an empty list where a map or record is expected
+/// becomes an empty map, and an empty map where a list is expected an empty list. Known record
+/// fields, list items and map values are followed; nothing else changes.
+pub fn conform(shape: &Shape, value: &mut Value) {
+    match (shape, &mut *value) {
+        (Shape::MapOf(_) | Shape::Record(_), Value::List(l)) if l.is_empty() => {
+            *value = Value::Map(Default::default());
+        }
+        (Shape::List { .. }, Value::Map(m)) if m.is_empty() => *value = Value::List(Vec::new()),
+        (Shape::List { item, .. }, Value::List(items)) => {
+            for v in items {
+                conform(item, v);
+            }
+        }
+        (Shape::MapOf(inner), Value::Map(m)) => {
+            for v in m.values_mut() {
+                conform(inner, v);
+            }
+        }
+        (Shape::Record(fields), Value::Map(m)) => {
+            for field in fields.iter() {
+                if let Some(v) = m.get_mut(field.name) {
+                    conform(field.shape, v);
+                }
+            }
+        }
+        _ => {}
+    }
+}

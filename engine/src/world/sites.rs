@@ -225,12 +225,21 @@ pub fn encounter_roll(
                 rng: pallet_api::script_rng::ScriptRng::seeded(rng.state()),
             },
         };
+        let vanilla_ran = std::cell::Cell::new(false);
         let out = rt.call::<hooks::EncounterRoll>(args, |_| {
+            vanilla_ran.set(true);
             super::encounters::roll_grass(table, rng).map(|e| hooks::Encounter {
                 species: e.species,
                 level: e.level,
             })
         });
+        // A chain that answered without vanilla (a thinner suppressing this step) consumed no
+        // game randomness: draw once for the roll it replaced, so the next step's `ctx.rng`
+        // is seeded afresh (else it repeats this step's draws and a 50% thinner keeps none).
+        // A pass-through chain leaves the game's random sequence exactly as without mods.
+        if !vanilla_ran.get() {
+            rng.next_u64();
+        }
         return out.map(|e| super::encounters::WildEncounter {
             species: e.species,
             level: e.level,

@@ -50,6 +50,7 @@ pub struct ModSession {
     shown: RefCell<BTreeSet<String>>,
     /// How often each runtime error (by mod, place and message) was seen.
     repeats: RefCell<BTreeMap<String, usize>>,
+    lua: pallet_compat_lua::LuaMonitor,
 }
 
 impl ModSession {
@@ -112,6 +113,7 @@ impl ModSession {
             }
         }
         let monitor = host.monitor();
+        let lua_monitor = lua.monitor();
         let mut loader = Loader::new(game, env!("CARGO_PKG_VERSION"), Content::new());
         loader.add_host(Box::new(host));
         loader.add_host(Box::new(lua));
@@ -131,7 +133,17 @@ impl ModSession {
             monitor,
             shown: RefCell::new(BTreeSet::new()),
             repeats: RefCell::new(BTreeMap::new()),
+            lua: lua_monitor,
         })
+    }
+
+    /// Contribute the Lua mods' map-script handlers given as functions to a booted game's
+    /// registry (before `enter_overworld`). Returns how many.
+    pub fn install_map_handlers(&self, game: &mut pallet_engine::game::Game) -> usize {
+        match game.scripts_mut() {
+            Some(registry) => self.lua.install_map_handlers(registry),
+            None => 0,
+        }
     }
 
     pub fn status(&self) -> &LoadStatus {

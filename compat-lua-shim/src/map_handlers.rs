@@ -1,0 +1,160 @@
+//! Map-script handlers given as Lua **functions** (issue 18 item 6): `content.map_scripts:
+//! register(map, { onEnter = function(game, ow) … end, talk = { [TEXT] = function … } })`.
+//!
+//! Functions never cross into the engine's data. `register` splits them out: the data part
+//! (script-op lists, anything else) goes to the `map_scripts` registry as before, and each
+//! function goes to its mod's own handler table, keyed by map id and trigger (`onEnter` or
+//! `talk:<TEXT>`). The engine reaches them through one narrow seam, [`install`], which
+//! contributes a [`Handler::Dyn`] per handler to the game's map-script registry under the mod's
+//! id and manifest priority. The handler holds only a weak reference to its mod: when the mod
+//! is unloaded (or its entry failed and was rolled back) the table is gone and the handler does
+//! nothing. Nothing of it is in game state, saves or checkpoints. Each run is charged to the
+//! shared dispatch budget like a hook call; an error (or the budget stop) is reported by the
+//! engine for the owner and never stops the game.
+//!
+//! Arguments: `game` = `{mapId}`, `ow` = `{mapId, player = {cellX, cellY}}` (data copies).
+
+use std::rc::{Rc, Weak};
+
+use mlua::{Function, Table, Value as LuaValue};
+use pallet_api::budget::DISPATCH_LIMIT;
+use pallet_api::Value;
+use pallet_engine::world::map_scripts::{Contribution, Handler, MapScriptRegistry};
+
+use crate::convert::to_lua;
+use crate::host::LuaMod;
+use crate::sandbox::budget_stopped;
+
+/// The trigger key of a talk handler for text constant `text`.
+pub fn talk_key(text: &str) -> String {
+    format!("talk:{text}")
+}
+
+/// Split the functions out of a `map_scripts` record table: returns the data-only copy to
+/// register and the `(trigger, function)` pairs. Only `onEnter` and `talk` entries may be
+/// functions (anything else stays and is refused as before, naming the field).
+pub fn split(
+    lua: &mlua::Lua,
+    record: &LuaValue,
+) -> mlua::Result<(LuaValue, Vec<(String, Function)>)> {
+    let LuaValue::Table(t) = record else {
+        return Ok((record.clone(), Vec::new()));
+    };
+    let mut handlers = Vec::new();
+    let copy: Table = lua.create_table()?;
+    for pair in t.pairs::<LuaValue, LuaValue>() {
+        let (k, v) = pair?;
+        let key = match &k {
+            LuaValue::String(s) => s.to_string_lossy(),
+            _ => String::new(),
+        };
+        match (key.as_str(), v) {
+            ("onEnter", LuaValue::Function(f)) => handlers.push(("onEnter".to_owned(), f)),
+            ("talk", LuaValue::Table(talk)) => {
+                let data = lua.create_table()?;
+                for pair in talk.pairs::<LuaValue, LuaValue>() {
+                    let (tk, tv) = pair?;
+                    match (&tk, tv) {
+                        (LuaValue::String(s), LuaValue::Function(f)) => {
+                            handlers.push((talk_key(&s.to_string_lossy()), f))
+                        }
+                        (_, tv) => data.raw_set(tk, tv)?,
+                    }
+                }
+                copy.raw_set(k, data)?;
+            }
+            (_, v) => copy.raw_set(k, v)?,
+        }
+    }
+    Ok((LuaValue::Table(copy), handlers))
+}
+
+/// Record `m`'s function handlers for `map` (a later registration of the same trigger
+/// replaces the earlier one).
+pub fn keep(m: &Rc<LuaMod>, map: &str, handlers: Vec<(String, Function)>) {
+    if handlers.is_empty() {
+        return;
+    }
+    let mut table = m.map_handlers.borrow_mut();
+    for (trigger, f) in handlers {
+        table.insert((map.to_owned(), trigger), f);
+    }
+    let mut owners = m.host.handler_owners.borrow_mut();
+    if !owners.iter().any(|w| w.ptr_eq(&Rc::downgrade(m))) {
+        owners.push(Rc::downgrade(m));
+    }
+}
+
+fn run(
+    m: &Weak<LuaMod>,
+    map: &str,
+    trigger: &str,
+    ow: &pallet_engine::world::Overworld,
+) -> Result<(), String> {
+    let Some(m) = m.upgrade() else {
+        return Ok(());
+    };
+    let Some(f) = m
+        .map_handlers
+        .borrow()
+        .get(&(map.to_owned(), trigger.to_owned()))
+        .cloned()
+    else {
+        return Ok(());
+    };
+    let budget = m.host.budget.clone();
+    let _frame = budget.enter(DISPATCH_LIMIT);
+    let player = ow.player();
+    let game = Value::map([("mapId", Value::from(ow.map_id()))]);
+    let view = Value::map([
+        ("mapId", Value::from(ow.map_id())),
+        (
+            "player",
+            Value::map([
+                ("cellX", Value::Int(i64::from(player.x))),
+                ("cellY", Value::Int(i64::from(player.y))),
+            ]),
+        ),
+    ]);
+    let lua = &m.lua;
+    let args = (
+        to_lua(lua, &game).map_err(|e| e.to_string())?,
+        to_lua(lua, &view).map_err(|e| e.to_string())?,
+    );
+    match f.call::<()>(args) {
+        Ok(()) => Ok(()),
+        Err(_) if budget_stopped(&budget) => Err(format!(
+            "{map}.{trigger}: {}",
+            crate::errors::BUDGET_MESSAGE
+        )),
+        Err(e) => Err(format!("{map}.{trigger}: {}", crate::errors::short(&e))),
+    }
+}
+
+/// The seam: contribute every live Lua mod's function handlers of `host` to `registry` as
+/// [`Handler::Dyn`] (call once, before the game starts). Returns how many were installed.
+pub fn install(host: &crate::host::HostShared, registry: &mut MapScriptRegistry) -> usize {
+    let mut count = 0;
+    for weak in host.handler_owners.borrow().iter() {
+        let Some(m) = weak.upgrade() else {
+            continue;
+        };
+        let mut by_map: std::collections::BTreeMap<String, Contribution> = Default::default();
+        for (map, trigger) in m.map_handlers.borrow().keys() {
+            let (w, map_id, trig) = (Rc::downgrade(&m), map.clone(), trigger.clone());
+            let handler = Handler::Dyn(Rc::new(move |ow, _ctx| run(&w, &map_id, &trig, ow)));
+            let c = by_map.entry(map.clone()).or_default();
+            match trigger.strip_prefix("talk:") {
+                Some(text) => {
+                    c.talk.insert(text.to_owned(), handler);
+                }
+                None => c.on_enter = Some(handler),
+            }
+            count += 1;
+        }
+        for (map, c) in by_map {
+            registry.contribute(&map, &m.id, m.priority, c);
+        }
+    }
+    count
+}
