@@ -1,0 +1,73 @@
+//! Issue 21: Lua budget escapes that used to hang. Each hostile fixture must be stopped by the
+//! budget or the memory limit within about a second of work, with the rest of the game intact
+//! (the bystander mod's link and vanilla still run, and later dispatches too).
+
+mod lua_support;
+
+use std::time::{Duration, Instant};
+
+use lua_support::*;
+
+fn bystander() -> Mem<'static> {
+    lua_mod(
+        "bystander",
+        r#"return function(mod)
+            mod.hooks:wrap("exp.gain", function(next, ctx) return next() + 1 end, -100)
+          end"#,
+    )
+}
+
+/// Load `name`, dispatch `exp.gain` three times; every dispatch must end within `bound`, the
+/// hostile link must fail with `expect`, and the bystander must still add its 1.
+fn stopped(name: &str, expect: &str) {
+    let env = load(&[lua_fixture(name)], vec![bystander()]);
+    env.assert_loaded(name);
+    env.assert_loaded("bystander");
+    for round in 0..3 {
+        let began = Instant::now();
+        let (out, runs) = exp_gain(&env.rt, 100);
+        let took = began.elapsed();
+        assert!(
+            took < Duration::from_secs(3),
+            "{name} round {round}: {took:?}"
+        );
+        assert_eq!((out, runs), (101, 1), "{name}: the hostile link is skipped");
+        let feed = env.feed();
+        assert!(
+            feed.iter()
+                .any(|l| l.starts_with(&format!("[{name}] hook exp.gain failed"))
+                    && l.contains(expect)),
+            "{name}: expected {expect:?} in {feed:?}"
+        );
+    }
+}
+
+#[test]
+fn an_xpcall_handler_that_loops_is_never_run_after_the_stop() {
+    stopped("hostile-xpcall-handler", "operation budget exhausted");
+}
+
+#[test]
+fn print_and_mod_log_pass_a_stopped_tostring_on() {
+    stopped("hostile-tostring", "operation budget exhausted");
+}
+
+#[test]
+fn string_rep_is_charged_by_its_copies() {
+    stopped("hostile-rep", "operation budget exhausted");
+}
+
+#[test]
+fn pattern_functions_are_charged_by_their_subject() {
+    stopped("hostile-patterns", "operation budget exhausted");
+}
+
+#[test]
+fn table_concat_is_charged_by_its_elements_and_bytes() {
+    stopped("hostile-concat", "operation budget exhausted");
+}
+
+#[test]
+fn a_memory_error_cannot_be_swallowed_by_pcall() {
+    stopped("hostile-memory-swallow", "memory limit exceeded");
+}
