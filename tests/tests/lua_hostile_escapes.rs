@@ -71,3 +71,13 @@ fn table_concat_is_charged_by_its_elements_and_bytes() {
 fn a_memory_error_cannot_be_swallowed_by_pcall() {
     stopped("hostile-memory-swallow", "memory limit exceeded");
 }
+
+#[test]
+fn the_save_bucket_is_capped_at_save_max_bucket_bytes() {
+    stopped("hostile-save-grow", "save.max_bucket_bytes");
+}
+
+#[test]
+fn one_set_of_many_slots_sharing_a_string_is_refused_by_size() {
+    stopped("hostile-save-shared", "lua.max_value_bytes");
+}

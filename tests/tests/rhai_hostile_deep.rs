@@ -77,3 +77,32 @@ fn deep_curry_nesting_is_bounded() {
     assert!(err.contains("rhai.max_closure_depth"), "{err}");
     intact(&env);
 }
+
+#[test]
+fn the_save_bucket_is_capped_at_save_max_bucket_bytes() {
+    let env = with_good("save-grow");
+    assert_eq!(
+        env.state("save-grow"),
+        ModState::Loaded,
+        "{}",
+        env.error("save-grow")
+    );
+    env.feed();
+    for _ in 0..3 {
+        let began = Instant::now();
+        assert_eq!(exp_gain(&env.rt, 100), (101, 1));
+        assert!(
+            began.elapsed() < Duration::from_secs(20),
+            "{:?}",
+            began.elapsed()
+        );
+    }
+    let feed = env.feed();
+    assert!(
+        feed.iter()
+            .any(|l| l.starts_with("[save-grow] hook exp.gain failed")
+                && l.contains("save.max_bucket_bytes")),
+        "{feed:?}"
+    );
+    intact(&env);
+}
