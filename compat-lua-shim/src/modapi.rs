@@ -114,6 +114,8 @@ fn subscribe(
 ) -> mlua::Result<Function> {
     let m = upgrade(&this.0)?;
     let rt = m.host.rt.upgrade().ok_or_else(gone)?;
+    rt.check_listener_quota(&m.id)
+        .map_err(mlua::Error::runtime)?;
     let listener = Rc::new(LuaListener { f, m: m.clone() });
     let handle = match event_info(&name) {
         Some(info) => (info.on_script)(&rt, &m.id, priority(prio), once, listener),

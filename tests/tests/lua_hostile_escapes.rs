@@ -81,3 +81,19 @@ fn the_save_bucket_is_capped_at_save_max_bucket_bytes() {
 fn one_set_of_many_slots_sharing_a_string_is_refused_by_size() {
     stopped("hostile-save-shared", "lua.max_value_bytes");
 }
+
+#[test]
+fn listeners_are_capped_at_events_max_listeners() {
+    let began = Instant::now();
+    let env = load(&[lua_fixture("hostile-listener-flood")], vec![bystander()]);
+    assert!(
+        began.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        began.elapsed()
+    );
+    let err = env.error("hostile-listener-flood");
+    assert!(err.contains("events.max_listeners"), "{err}");
+    assert_eq!(env.rt.listener_count("hostile-listener-flood"), 0);
+    env.assert_loaded("bystander");
+    assert_eq!(exp_gain(&env.rt, 100), (101, 1));
+}

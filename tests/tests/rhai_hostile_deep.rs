@@ -106,3 +106,20 @@ fn the_save_bucket_is_capped_at_save_max_bucket_bytes() {
     );
     intact(&env);
 }
+
+#[test]
+fn listeners_are_capped_at_events_max_listeners() {
+    let began = Instant::now();
+    let env = with_good("listener-flood");
+    assert!(
+        began.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        began.elapsed()
+    );
+    assert_eq!(env.state("listener-flood"), ModState::Failed);
+    let err = env.error("listener-flood");
+    assert!(err.contains("events.max_listeners"), "{err}");
+    // Rolled back: none of its listeners stays registered.
+    assert_eq!(env.rt.listener_count("listener-flood"), 0);
+    intact(&env);
+}

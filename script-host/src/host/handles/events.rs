@@ -80,6 +80,8 @@ fn on(
             format!("priority {priority} is outside the 32-bit range"),
         )
     })?;
+    rt.check_listener_quota(&vm.id)
+        .map_err(|e| api_error(codes::LIMIT, e))?;
     let listener = Rc::new(RhaiListener {
         origin: Origin::of(ctx, &vm),
         vm: vm.clone(),
