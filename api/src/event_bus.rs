@@ -52,6 +52,8 @@ struct List<P: 'static> {
 
 trait ErasedList {
     fn as_any(&self) -> &dyn Any;
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+    fn owner_of(&self, seq: u64) -> Option<Rc<str>>;
     fn len(&self) -> usize;
     fn without(&self, pred: &dyn Fn(&str, u64) -> bool) -> Option<Rc<dyn ErasedList>>;
 }
@@ -59,6 +61,15 @@ trait ErasedList {
 impl<P: 'static> ErasedList for List<P> {
     fn as_any(&self) -> &dyn Any {
         self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+    fn owner_of(&self, seq: u64) -> Option<Rc<str>> {
+        self.listeners
+            .iter()
+            .find(|l| l.seq == seq)
+            .map(|l| l.owner.clone())
     }
     fn len(&self) -> usize {
         self.listeners.len()
@@ -91,7 +102,13 @@ pub(crate) struct EventBus {
     typed: RefCell<Vec<Option<Rc<dyn ErasedList>>>>,
     named: RefCell<BTreeMap<Rc<str>, Rc<dyn ErasedList>>>,
     seq: Cell<u64>,
+    /// Listeners per owner, for [`MAX_LISTENERS_PER_MOD`].
+    owners: RefCell<BTreeMap<Rc<str>, usize>>,
 }
+
+/// `events.max_listeners`: event listeners one mod may hold at once (script hosts refuse the
+/// next `on`/`once` with [`EventBus::check_quota`]'s message).
+pub const MAX_LISTENERS_PER_MOD: usize = 1_000;
 
 impl EventBus {
     #[inline(always)]
@@ -109,6 +126,33 @@ impl EventBus {
 
     pub(crate) fn has_list(&self, id: EventId) -> bool {
         matches!(self.typed.borrow().get(id.0 as usize), Some(Some(_)))
+    }
+
+    /// Listeners `owner` holds.
+    pub(crate) fn owner_count(&self, owner: &str) -> usize {
+        self.owners.borrow().get(owner).copied().unwrap_or(0)
+    }
+
+    /// `Err` when `owner` already holds [`MAX_LISTENERS_PER_MOD`] listeners.
+    pub(crate) fn check_quota(&self, owner: &str) -> Result<(), String> {
+        if self.owner_count(owner) >= MAX_LISTENERS_PER_MOD {
+            return Err(format!(
+                "events.max_listeners: a mod may hold at most {MAX_LISTENERS_PER_MOD} event listeners"
+            ));
+        }
+        Ok(())
+    }
+
+    /// Take a list out of the store (so it can be edited in place when no dispatch holds it).
+    fn take(&self, key: &ListKey) -> Option<Rc<dyn ErasedList>> {
+        match key {
+            ListKey::Typed(id) => self
+                .typed
+                .borrow_mut()
+                .get_mut(id.0 as usize)
+                .and_then(Option::take),
+            ListKey::Named(name) => self.named.borrow_mut().remove(name),
+        }
     }
 
     fn get(&self, key: &ListKey) -> Option<Rc<dyn ErasedList>> {
@@ -152,29 +196,53 @@ impl EventBus {
     ) -> ListenerHandle {
         let seq = self.seq.get();
         self.seq.set(seq + 1);
-        let mut listeners: Vec<Listener<P>> = self
-            .get(&key)
-            .and_then(|l| {
-                l.as_any()
-                    .downcast_ref::<List<P>>()
-                    .map(|l| l.listeners.clone())
-            })
-            .unwrap_or_default();
-        listeners.push(Listener {
+        *self
+            .owners
+            .borrow_mut()
+            .entry(sub.owner.clone())
+            .or_insert(0) += 1;
+        let listener = Listener {
             f,
             priority: sub.priority,
             rank: sub.rank,
             seq,
             once: sub.once,
             owner: sub.owner,
-        });
-        listeners.sort_by(|a, b| {
-            b.priority
-                .cmp(&a.priority)
-                .then(a.rank.cmp(&b.rank))
-                .then(a.seq.cmp(&b.seq))
-        });
-        self.store(&key, Rc::new(List::<P> { listeners }));
+        };
+        // Sorted by priority (high first), then rank, then registration: the newest listener
+        // goes after every listener that sorts before or equal to it.
+        let at = |l: &[Listener<P>]| {
+            l.partition_point(|o| {
+                o.priority > listener.priority
+                    || (o.priority == listener.priority && o.rank <= listener.rank)
+            })
+        };
+        let mut list = self.take(&key);
+        // In place when no dispatch holds a snapshot of the list (no copy, no sort); copied
+        // otherwise, so a running dispatch keeps the list it started with.
+        if let Some(edit) = list
+            .as_mut()
+            .and_then(Rc::get_mut)
+            .and_then(|l| l.as_any_mut().downcast_mut::<List<P>>())
+        {
+            let i = at(&edit.listeners);
+            edit.listeners.insert(i, listener);
+        } else {
+            let mut listeners: Vec<Listener<P>> = list
+                .as_ref()
+                .and_then(|l| {
+                    l.as_any()
+                        .downcast_ref::<List<P>>()
+                        .map(|l| l.listeners.clone())
+                })
+                .unwrap_or_default();
+            let i = at(&listeners);
+            listeners.insert(i, listener);
+            list = Some(Rc::new(List::<P> { listeners }));
+        }
+        if let Some(list) = list {
+            self.store(&key, list);
+        }
         ListenerHandle { key, seq }
     }
 
@@ -197,11 +265,16 @@ impl EventBus {
 
     pub(crate) fn unsubscribe(&self, handle: &ListenerHandle) -> bool {
         let seq = handle.seq;
-        match self
-            .get(&handle.key)
-            .and_then(|l| l.without(&|_, s| s == seq))
-        {
+        let Some(list) = self.get(&handle.key) else {
+            return false;
+        };
+        match list.without(&|_, s| s == seq) {
             Some(next) => {
+                if let Some(owner) = list.owner_of(seq) {
+                    if let Some(n) = self.owners.borrow_mut().get_mut(&owner) {
+                        *n = n.saturating_sub(1);
+                    }
+                }
                 self.store(&handle.key, next);
                 true
             }
@@ -219,6 +292,7 @@ impl EventBus {
         for name in self.named.borrow().keys() {
             keys.push(ListKey::Named(name.clone()));
         }
+        self.owners.borrow_mut().remove(owner);
         let mut removed = 0;
         for key in keys {
             if let Some(list) = self.get(&key) {

@@ -7,6 +7,7 @@ pub mod catalog;
 pub mod content;
 mod diagnostics;
 mod event_bus;
+pub use event_bus::MAX_LISTENERS_PER_MOD;
 pub mod events;
 pub mod facades;
 mod hook_bus;

@@ -173,6 +173,18 @@ impl Runtime {
         self.events.on_named(name, sub, Rc::new(listener))
     }
 
+    /// `Err(message naming events.max_listeners)` when `owner` already holds the most event
+    /// listeners a mod may ([`crate::MAX_LISTENERS_PER_MOD`]); script hosts check it
+    /// before `on`/`once`.
+    pub fn check_listener_quota(&self, owner: &str) -> Result<(), String> {
+        self.events.check_quota(owner)
+    }
+
+    /// Event listeners `owner` holds.
+    pub fn listener_count(&self, owner: &str) -> usize {
+        self.events.owner_count(owner)
+    }
+
     /// Remove one listener. Returns whether it was still subscribed; an emptied list is dropped.
     pub fn unsubscribe_event(&self, handle: &ListenerHandle) -> bool {
         self.events.unsubscribe(handle)

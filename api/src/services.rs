@@ -18,7 +18,31 @@ use crate::value::{from_value, Value, ValueError};
 /// [`ModDataStore::to_value`] into the save and [`ModDataStore::load`]s it back (saves and
 /// checkpoint restores), so buckets travel with the save.
 #[derive(Clone, Default)]
-pub struct ModDataStore(Rc<RefCell<BTreeMap<String, BTreeMap<String, Value>>>>);
+pub struct ModDataStore(
+    Rc<RefCell<BTreeMap<String, BTreeMap<String, Value>>>>,
+    /// Cached [`value_bytes`] total per bucket (filled on a bucket's first `set`, dropped by
+    /// every other write), so a `set` costs the size of its value, not of the bucket.
+    Rc<RefCell<BTreeMap<String, usize>>>,
+);
+
+/// `save.max_bucket_bytes`: what one mod may keep in its `mod.save` bucket (keys and values,
+/// as [`value_bytes`] counts them).
+pub const MAX_BUCKET_BYTES: usize = 1024 * 1024;
+
+/// The size a value is charged in a save bucket: string bytes, 8 per scalar or container.
+pub fn value_bytes(v: &Value) -> usize {
+    match v {
+        Value::Str(s) => 8 + s.len(),
+        Value::List(l) => 8 + l.iter().map(value_bytes).sum::<usize>(),
+        Value::Map(m) => {
+            8 + m
+                .iter()
+                .map(|(k, v)| k.len() + value_bytes(v))
+                .sum::<usize>()
+        }
+        _ => 8,
+    }
+}
 
 impl ModDataStore {
     pub fn new() -> Self {
@@ -48,6 +72,7 @@ impl ModDataStore {
 
     /// Replace every bucket from a save's `modData` value. Non-map buckets are dropped.
     pub fn load(&self, mod_data: &Value) {
+        self.1.borrow_mut().clear();
         let mut all = BTreeMap::new();
         if let Some(map) = mod_data.as_map() {
             for (id, bucket) in map {
@@ -65,6 +90,7 @@ impl ModDataStore {
     }
 
     pub(crate) fn restore_bucket(&self, mod_id: &str, bucket: Option<BTreeMap<String, Value>>) {
+        self.1.borrow_mut().remove(mod_id);
         let mut all = self.0.borrow_mut();
         match bucket {
             Some(b) => all.insert(mod_id.to_owned(), b),
@@ -99,11 +125,25 @@ impl SaveBucket {
         }
         let mut all = self.store.0.borrow_mut();
         let bucket = all.entry(self.mod_id.clone()).or_default();
+        let mut sizes = self.store.1.borrow_mut();
+        let total = *sizes
+            .entry(self.mod_id.clone())
+            .or_insert_with(|| bucket.iter().map(|(k, v)| k.len() + value_bytes(v)).sum());
+        let old = bucket.get(key).map_or(0, |v| key.len() + value_bytes(v));
         if value.is_nil() {
             bucket.remove(key);
-        } else {
-            bucket.insert(key.to_owned(), value);
+            sizes.insert(self.mod_id.clone(), total - old);
+            return Ok(());
         }
+        let new = key.len() + value_bytes(&value);
+        let after = total - old + new;
+        if after > MAX_BUCKET_BYTES {
+            return Err(ValueError::new(format!(
+                "save.max_bucket_bytes: this set would make the mod's save bucket {after} bytes, over the limit of {MAX_BUCKET_BYTES}"
+            )));
+        }
+        bucket.insert(key.to_owned(), value);
+        sizes.insert(self.mod_id.clone(), after);
         Ok(())
     }
 }

@@ -31,6 +31,10 @@ impl UserData for DeleteSentinel {}
 pub const MAX_DEPTH: usize = 32;
 /// Most values one conversion may produce.
 pub const MAX_NODES: usize = 200_000;
+/// `lua.max_value_bytes`: most string bytes one conversion may copy. Lua shares one string
+/// among every table slot holding it; the engine's copy does not, so 100,000 slots of one
+/// long string would otherwise copy gigabytes.
+pub const MAX_VALUE_BYTES: usize = 16 * 1024 * 1024;
 
 /// Why a Lua value cannot cross into the engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -91,14 +95,14 @@ pub fn rows_iterator(lua: &Lua, rows: Vec<(String, Value)>) -> mlua::Result<mlua
 
 /// An engine value for the Lua value `v`. Errors name what could not cross.
 pub fn from_lua(v: &LuaValue) -> Result<Value, CrossError> {
-    let mut nodes = 0;
+    let mut nodes = Tally::default();
     convert(v, 0, &mut nodes, Functions::Refuse)
 }
 
 /// Like [`from_lua`], but functions (and other non-data values) inside tables are left out
 /// instead of refusing the whole value (`mod.exports`, which legacy mods fill with functions).
 pub fn from_lua_data_only(v: &LuaValue) -> Result<Value, CrossError> {
-    let mut nodes = 0;
+    let mut nodes = Tally::default();
     convert(v, 0, &mut nodes, Functions::Skip)
 }
 
@@ -137,14 +141,27 @@ pub fn number(n: f64) -> Result<Value, CrossError> {
     }
 }
 
+fn too_many_bytes() -> CrossError {
+    CrossError(format!(
+        "lua.max_value_bytes: value holds more than {MAX_VALUE_BYTES} bytes of strings"
+    ))
+}
+
+/// What one conversion has produced so far.
+#[derive(Default)]
+struct Tally {
+    nodes: usize,
+    bytes: usize,
+}
+
 fn convert(
     v: &LuaValue,
     depth: usize,
-    nodes: &mut usize,
+    nodes: &mut Tally,
     functions: Functions,
 ) -> Result<Value, CrossError> {
-    *nodes += 1;
-    if *nodes > MAX_NODES {
+    nodes.nodes += 1;
+    if nodes.nodes > MAX_NODES {
         return Err(CrossError(format!(
             "value has more than {MAX_NODES} elements"
         )));
@@ -155,7 +172,13 @@ fn convert(
         LuaValue::Integer(i) => Ok(Value::Int(*i)),
         LuaValue::Number(n) => number(*n),
         LuaValue::String(s) => match s.to_str() {
-            Ok(s) => Ok(Value::Str(s.to_string())),
+            Ok(s) => {
+                nodes.bytes += s.len();
+                if nodes.bytes > MAX_VALUE_BYTES {
+                    return Err(too_many_bytes());
+                }
+                Ok(Value::Str(s.to_string()))
+            }
             Err(_) => Err(CrossError(
                 "a string that is not UTF-8 cannot cross into the engine".to_owned(),
             )),
@@ -189,16 +212,25 @@ fn convert(
 fn table(
     t: &Table,
     depth: usize,
-    nodes: &mut usize,
+    nodes: &mut Tally,
     functions: Functions,
 ) -> Result<Value, CrossError> {
     crate::lazy::materialize_for_host(t).map_err(|e| CrossError(crate::errors::short(&e)))?;
     let len = t.raw_len();
     let mut entries: Vec<(LuaValue, LuaValue)> = Vec::new();
+    // String bytes this table's slots will copy, checked while collecting: one shared long
+    // string in many slots is refused before the slots are held.
+    let mut pending = nodes.bytes;
     for pair in t.pairs::<LuaValue, LuaValue>() {
         let (k, v) = pair.map_err(|e| CrossError(e.to_string()))?;
         if functions == Functions::Skip && is_code(&v) {
             continue;
+        }
+        if let LuaValue::String(s) = &v {
+            pending += s.as_bytes().len();
+            if pending > MAX_VALUE_BYTES {
+                return Err(too_many_bytes());
+            }
         }
         entries.push((k, v));
         if entries.len() > MAX_NODES {

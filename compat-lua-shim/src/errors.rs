@@ -40,3 +40,31 @@ pub fn short(e: &Error) -> String {
         text
     }
 }
+
+/// Lua's own out-of-memory message (what a raw `pcall` returns for `LUA_ERRMEM`).
+const LUA_MEMERRMSG: &str = "not enough memory";
+
+/// What a memory error re-raised past a `pcall` carries.
+pub const MEMORY_STOP: &str = "memory limit exceeded (re-raised past pcall)";
+
+/// Is a value caught by a raw `pcall` a memory error?
+pub fn is_memory_error(v: Option<&mlua::Value>) -> bool {
+    match v {
+        Some(mlua::Value::String(s)) => s.as_bytes().as_ref() == LUA_MEMERRMSG.as_bytes(),
+        Some(mlua::Value::Error(e)) => is_memory(e),
+        _ => false,
+    }
+}
+
+fn is_memory(e: &Error) -> bool {
+    match e {
+        Error::CallbackError { cause, .. } | Error::WithContext { cause, .. } => is_memory(cause),
+        Error::MemoryError(_) => true,
+        _ => false,
+    }
+}
+
+/// A failure no mod code may swallow: a budget stop or a memory error.
+pub fn is_stop(e: &Error) -> bool {
+    is_memory(e) || short(e) == BUDGET_MESSAGE
+}

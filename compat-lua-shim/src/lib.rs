@@ -6,6 +6,7 @@
 mod ser_macros;
 
 pub mod bit;
+pub mod charged;
 pub mod check;
 pub mod checkpoints;
 pub mod clock;

@@ -116,6 +116,8 @@ fn subscribe(
 ) -> mlua::Result<Function> {
     let m = upgrade(&this.0)?;
     let rt = m.host.rt.upgrade().ok_or_else(gone)?;
+    rt.check_listener_quota(&m.id)
+        .map_err(mlua::Error::runtime)?;
     let listener = Rc::new(LuaListener { f, m: m.clone() });
     let handle = match event_info(&name) {
         Some(info) => (info.on_script)(&rt, &m.id, priority(prio), once, listener),
@@ -162,25 +164,36 @@ impl UserData for Events {
 
 struct Log(Weak<LuaMod>);
 
-fn printf(m: &LuaMod, lua: &Lua, args: MultiValue) -> String {
-    let tostring = |v: &LuaValue| -> String {
-        lua.globals()
+/// The log line for `args`. A budget stop or memory error inside `tostring`/`format` (a
+/// mod's `__tostring`) is passed on, never swallowed into the line.
+fn printf(m: &LuaMod, lua: &Lua, args: MultiValue) -> mlua::Result<String> {
+    let tostring = |v: &LuaValue| -> mlua::Result<String> {
+        match lua
+            .globals()
             .get::<Function>("tostring")
             .and_then(|f| f.call::<String>(v.clone()))
-            .unwrap_or_else(|_| format!("<{}>", v.type_name()))
+        {
+            Ok(s) => Ok(s),
+            Err(e) if crate::errors::is_stop(&e) => Err(e),
+            Err(_) => Ok(format!("<{}>", v.type_name())),
+        }
     };
     if args.len() <= 1 {
-        return args.front().map(tostring).unwrap_or_default();
+        return args.front().map(tostring).unwrap_or(Ok(String::new()));
     }
     match m.format.call::<String>(args.clone()) {
-        Ok(s) => s,
+        Ok(s) => Ok(s),
+        Err(e) if crate::errors::is_stop(&e) => Err(e),
         Err(e) => {
-            let parts: Vec<String> = args.iter().map(tostring).collect();
-            format!(
+            let parts = args
+                .iter()
+                .map(tostring)
+                .collect::<mlua::Result<Vec<_>>>()?;
+            Ok(format!(
                 "{} (bad format: {})",
                 parts.join(" "),
                 crate::errors::short(&e)
-            )
+            ))
         }
     }
 }
@@ -190,7 +203,7 @@ impl UserData for Log {
         for level in ["info", "warn", "error"] {
             methods.add_method(level, move |lua, this, args: MultiValue| {
                 let m = upgrade(&this.0)?;
-                let text = crate::sandbox::cut(&printf(&m, lua, args));
+                let text = crate::sandbox::cut(&printf(&m, lua, args)?);
                 match level {
                     "info" => m.log.info(&text),
                     "warn" => m.log.warn(&text),

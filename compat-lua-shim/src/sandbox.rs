@@ -24,7 +24,9 @@
 //! **Budget.** A count hook fires every [`HOOK_EVERY`] VM instructions and charges them to the
 //! runtime's shared per-dispatch budget (`pallet_api::budget`). Past the limit every firing
 //! raises; `pcall`, `xpcall` and `coroutine.resume` are wrapped so a mod cannot swallow the stop
-//! (they re-raise it while the budget is exhausted). Coroutines inherit the hook. C functions
+//! (they re-raise it while the budget is exhausted, and re-raise every memory error; an `xpcall`
+//! message handler is not run once the budget is stopped), and `print`/`mod.log` pass a stopped
+//! `__tostring` on. Lua 5.1 runs `__gc` only for userdata, which mods cannot create. Coroutines inherit the hook. C functions
 //! run without instruction counts (Lua 5.1 counts VM instructions only), so a single C call —
 //! a pathological string pattern, a huge `string.rep` — is bounded by the memory limit and by
 //! its own work, not by the budget.
@@ -215,15 +217,23 @@ impl mlua::UserData for RngHandle {
 /// The compat prelude: `pcall`, `xpcall` (LuaJIT's extra-argument form included) and
 /// `coroutine.resume` re-raise a budget stop instead of swallowing it. `check` is a Rust
 /// function handed in as the chunk's argument; it never becomes a global.
+///
+/// A budget stop raised by the count hook runs the message handler with hooks off (Lua 5.1
+/// calls it inside the hook), so the mod's handler is never called once the budget is
+/// stopped: `guard` returns the stop instead, and `check` re-raises it.
 const PRELUDE: &str = r##"
-local check = ...
+local check, stopped = ...
 local raw_pcall, raw_xpcall, raw_resume, select, unpack = pcall, xpcall, coroutine.resume, select, unpack
 pcall = function(f, ...) return check(raw_pcall(f, ...)) end
 xpcall = function(f, handler, ...)
+  local guard = function(e)
+    if stopped() then return e end
+    return handler(e)
+  end
   local n = select("#", ...)
-  if n == 0 then return check(raw_xpcall(f, handler)) end
+  if n == 0 then return check(raw_xpcall(f, guard)) end
   local args = { ... }
-  return check(raw_xpcall(function() return f(unpack(args, 1, n)) end, handler))
+  return check(raw_xpcall(function() return f(unpack(args, 1, n)) end, guard))
 end
 coroutine.resume = function(co, ...) return check(raw_resume(co, ...)) end
 "##;
@@ -382,7 +392,12 @@ fn install_misc(lua: &Lua, g: &Table, log: ModLog, rng: Rc<ModRng>) -> mlua::Res
     let print = lua.create_function(move |_, args: MultiValue| {
         let mut parts = Vec::with_capacity(args.len());
         for a in args {
-            parts.push(tostring.call::<String>(a).unwrap_or_default());
+            // A `__tostring` stopped by the budget or the memory limit stops the caller too.
+            match tostring.call::<String>(a) {
+                Ok(s) => parts.push(s),
+                Err(e) if crate::errors::is_stop(&e) => return Err(e),
+                Err(_) => parts.push(String::new()),
+            }
         }
         log.info(&cut(&parts.join("\t")));
         Ok(())
@@ -532,6 +547,7 @@ pub fn new_state(cfg: &SandboxConfig) -> mlua::Result<Sandbox> {
     install_require(&lua, &g, bit)?;
     install_debug(&lua, &g)?;
     install_misc(&lua, &g, cfg.log.clone(), rng.clone())?;
+    crate::charged::install(&lua, &g, cfg.budget.clone(), cfg.memory_limit)?;
 
     let budget = cfg.budget.clone();
     // After a protected call: re-raise a budget stop; show a host error caught by the mod as
@@ -541,16 +557,24 @@ pub fn new_state(cfg: &SandboxConfig) -> mlua::Result<Sandbox> {
             return Err(mlua::Error::runtime(BUDGET_EXHAUSTED));
         }
         let failed = matches!(args.front(), Some(LuaValue::Boolean(false)));
+        // A memory error is not the mod's to catch either: re-raised past every pcall.
+        if failed && crate::errors::is_memory_error(args.get(1)) {
+            return Err(mlua::Error::MemoryError(
+                crate::errors::MEMORY_STOP.to_owned(),
+            ));
+        }
         if let (true, Some(LuaValue::Error(e))) = (failed, args.get(1)) {
             let text = crate::errors::short(e);
             args[1] = LuaValue::String(lua.create_string(text)?);
         }
         Ok(args)
     })?;
+    let budget = cfg.budget.clone();
+    let stopped = lua.create_function(move |_, ()| Ok(budget_stopped(&budget)))?;
     lua.load(PRELUDE)
         .set_name("=pallet-prelude")
         .set_mode(ChunkMode::Text)
-        .call::<()>(check)?;
+        .call::<()>((check, stopped))?;
 
     let budget = cfg.budget.clone();
     let counted = instructions.clone();

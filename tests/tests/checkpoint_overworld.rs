@@ -364,6 +364,20 @@ fn compatibility_rejections_change_nothing_and_emit_nothing() {
             CheckpointCode::InvalidContent,
             Box::new(|c| c.save.party[0].hp = 9999),
         ),
+        (
+            // Issue 21: a save format no load accepts (its written save would be refused).
+            CheckpointCode::InvalidContent,
+            Box::new(|c| c.save.meta.format = 65535),
+        ),
+        (
+            // Issue 21: a heal point on a known map but outside it.
+            CheckpointCode::InvalidContent,
+            Box::new(|c| c.save.last_heal.x = 9000),
+        ),
+        (
+            CheckpointCode::InvalidContent,
+            Box::new(|c| c.save.last_heal.y = 300),
+        ),
     ];
     for (code, corrupt) in &cases {
         let mut bad = a.clone();

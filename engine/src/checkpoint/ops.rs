@@ -376,8 +376,30 @@ pub fn validate(game: &Game, cp: &Checkpoint) -> Result<Prepared, CheckpointFail
             "the checkpoint's save needs repair",
         ));
     }
-    if save::encode(&cp.save).is_err() {
+    // Exactly what a normal load accepts: the save's own encoding must decode again (format,
+    // header, every field), and its heal point must lie on its map, so a restored game can
+    // always be saved and loaded back.
+    let Ok(bytes) = save::encode(&cp.save) else {
         return Err(fail(C::InvalidContent, "the checkpoint's save is not data"));
+    };
+    if let Err(e) = save::decode(&bytes) {
+        return Err(fail(
+            C::InvalidContent,
+            format!("the checkpoint's save would not load: {e}"),
+        ));
+    }
+    let heal = &cp.save.last_heal;
+    match game.maps().get(&heal.map) {
+        Some(m) if u32::from(heal.x) < m.cell_width() && u32::from(heal.y) < m.cell_height() => {}
+        _ => {
+            return Err(fail(
+                C::InvalidContent,
+                format!(
+                    "the checkpoint's save has lastHeal {} ({}, {}) outside its map",
+                    heal.map, heal.x, heal.y
+                ),
+            ))
+        }
     }
     let battle = match (cp.kind.as_str(), &cp.runtime.battle) {
         (KIND_OVERWORLD, None) => None,

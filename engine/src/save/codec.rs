@@ -19,6 +19,9 @@ pub const ENCODING_VERSION: u32 = 1;
 /// Deepest nesting of a mod-data value (counting the value itself). Keeps the whole document
 /// under serde_json's recursion limit of 128, so anything encoded can be decoded again.
 pub const MAX_VALUE_DEPTH: usize = 100;
+/// Largest save file this engine writes or reads (`save.max_bytes`). Files above it are refused
+/// by size before any byte is read, so a huge or sparse file never has to be read whole.
+pub const MAX_SAVE_BYTES: u64 = 64 * 1024 * 1024;
 
 #[derive(Debug, thiserror::Error)]
 pub enum EncodeError {
@@ -28,6 +31,10 @@ pub enum EncodeError {
     TooDeep { path: String },
     #[error("could not serialize the save: {0}")]
     Json(#[from] serde_json::Error),
+    #[error(
+        "save.max_bytes: the encoded save is {size} bytes, over the limit of {MAX_SAVE_BYTES}"
+    )]
+    TooLarge { size: u64 },
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -42,6 +49,8 @@ pub enum DecodeError {
     NotUtf8(usize),
     #[error("save content is malformed: {0}")]
     Json(#[from] serde_json::Error),
+    #[error("save.max_bytes: the file is {size} bytes, over the limit of {MAX_SAVE_BYTES}")]
+    TooLarge { size: u64 },
 }
 
 /// Encode a save to its canonical bytes.
@@ -55,11 +64,21 @@ pub fn encode(save: &SaveData) -> Result<Vec<u8>, EncodeError> {
     out.push(b'\n');
     serde_json::to_writer_pretty(&mut out, save)?;
     out.push(b'\n');
+    if out.len() as u64 > MAX_SAVE_BYTES {
+        return Err(EncodeError::TooLarge {
+            size: out.len() as u64,
+        });
+    }
     Ok(out)
 }
 
 /// Decode canonical bytes (or any bytes: garbage yields an error, never a panic).
 pub fn decode(bytes: &[u8]) -> Result<SaveData, DecodeError> {
+    if bytes.len() as u64 > MAX_SAVE_BYTES {
+        return Err(DecodeError::TooLarge {
+            size: bytes.len() as u64,
+        });
+    }
     let newline = bytes
         .iter()
         .position(|&b| b == b'\n')

@@ -31,6 +31,8 @@ pub mod codes {
     pub const NO_RUNTIME: &str = "no_runtime";
     /// A `save` key that is empty or too long.
     pub const INVALID_KEY: &str = "invalid_key";
+    /// A per-mod quota is full (the message names the limit, e.g. `events.max_listeners`).
+    pub const LIMIT: &str = "limit_exceeded";
 }
 
 /// The thrown error value `#{code, message}`.

@@ -4,6 +4,7 @@
 //! | module | concern |
 //! |---|---|
 //! | [`limits`] | every sandbox limit, explicit, identical in debug and release |
+//! | [`depth`] | `rhai.max_closure_depth`: nested closures/curried function pointers measured on every read, refused past the limit |
 //! | [`budget`] | the per-dispatch operation budget shared across engines |
 //! | [`vm`] | the sandboxed engine builder, one mod's VM, host-shared state |
 //! | [`direct`] | a link closure's direct call path: its body in a reused call frame |
@@ -28,6 +29,7 @@ pub mod bundled;
 pub mod check;
 pub mod convert;
 pub mod defs;
+pub mod depth;
 pub mod diag;
 pub mod direct;
 pub mod error;

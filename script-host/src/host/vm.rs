@@ -264,6 +264,7 @@ pub fn sandboxed_engine(host: &Rc<HostShared>, log: Option<ModLog>) -> Engine {
 
     let budget = host.budget.handle();
     engine.on_progress(move |ops| budget.progress(ops));
+    super::depth::install(&mut engine);
 
     match log {
         Some(log) => {
@@ -306,6 +307,7 @@ pub fn install_handles(engine: &mut Engine, handles: Vec<(&'static str, Dynamic)
         // Rhai calls the resolver for every variable read. A non-zero `index` is the parser's
         // offset of a local variable (a parameter, a `let`) in the scope: the scope has it,
         // so it shadows any handle of that name; answer at once without comparing names.
+        super::depth::check_read(name, index, &ctx)?;
         if index > 0 {
             return Ok(None);
         }

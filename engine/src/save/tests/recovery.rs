@@ -168,3 +168,64 @@ fn write_errors_are_typed() {
         "nothing is written when encoding fails"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_planted_tmp_symlink_is_removed_not_followed() {
+    let dir = Scratch::new("symlink");
+    let path = dir.save_path();
+    let victim = dir.0.join("victim.txt");
+    write_raw(&victim, b"precious");
+    std::os::unix::fs::symlink(&victim, tmp_path(&path)).unwrap();
+    write_save(&path, &vanilla_save()).unwrap();
+    assert_eq!(fs::read(&victim).unwrap(), b"precious", "target untouched");
+    assert_eq!(load_save(&path).unwrap().save, vanilla_save());
+    // A symlinked .tmp is never a recovery source either.
+    fs::remove_file(&path).unwrap();
+    let good = dir.0.join("elsewhere.json");
+    write_raw(&good, &encode(&older_save()).unwrap());
+    std::os::unix::fs::symlink(&good, tmp_path(&path)).unwrap();
+    assert!(matches!(load_save(&path), Err(LoadError::NotFound(_))));
+}
+
+#[test]
+fn a_leftover_complete_tmp_is_recovered_not_truncated() {
+    // A write died between "main -> .bak" and ".tmp -> main": the .tmp is the newest save.
+    let dir = Scratch::new("leftover");
+    let path = dir.save_path();
+    let newest = {
+        let mut s = vanilla_save();
+        s.money = 777;
+        s
+    };
+    write_raw(&tmp_path(&path), &encode(&newest).unwrap());
+    write_raw(&bak_path(&path), &encode(&older_save()).unwrap());
+    write_save(&path, &vanilla_save()).unwrap();
+    // The recovered staged save became main and then the backup of the new write.
+    assert_eq!(fs::read(bak_path(&path)).unwrap(), encode(&newest).unwrap());
+    assert_eq!(load_save(&path).unwrap().save, vanilla_save());
+    assert!(!tmp_path(&path).exists());
+}
+
+#[test]
+fn a_huge_main_file_is_judged_by_its_size_unread() {
+    let dir = Scratch::new("huge");
+    let path = dir.save_path();
+    write_raw(&bak_path(&path), &encode(&older_save()).unwrap());
+    // A 3 GB sparse file: reading it whole would take 3 GB of memory.
+    let f = fs::File::create(&path).unwrap();
+    f.set_len(3 << 30).unwrap();
+    drop(f);
+    let loaded = load_save(&path).unwrap();
+    assert!(matches!(
+        loaded.recovered.unwrap().main_error,
+        Some(DecodeError::TooLarge { .. })
+    ));
+    write_save(&path, &vanilla_save()).unwrap();
+    assert_eq!(
+        fs::read(bak_path(&path)).unwrap(),
+        encode(&older_save()).unwrap(),
+        "an oversized main never replaces the good backup"
+    );
+    assert_eq!(load_save(&path).unwrap().save, vanilla_save());
+}

@@ -102,6 +102,8 @@ fn on(
     ) {
         return Err(api_error(codes::INVALID_VALUE, msg));
     }
+    rt.check_listener_quota(&vm.id)
+        .map_err(|e| api_error(codes::LIMIT, e))?;
     let listener = Rc::new(RhaiListener {
         origin: Origin::of(ctx, &vm),
         vm: vm.clone(),
