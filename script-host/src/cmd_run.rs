@@ -607,7 +607,11 @@ pub fn play_with_mods(
         }
         None => None,
     };
-    let game = Game::new_game(version, seed, rt).map_err(|e| fail(String::new(), e.to_string()))?;
+    let game = match session.as_ref().and_then(|s| s.content.as_ref()) {
+        Some(content) => Game::new_game_with_content(version, seed, rt, content),
+        None => Game::new_game(version, seed, rt),
+    }
+    .map_err(|e| fail(String::new(), e.to_string()))?;
     let mut p = Player::new(game);
     let _ = writeln!(p.out, "pallet run: version {version}, seed {seed}");
     if let Some(s) = session {
