@@ -144,6 +144,9 @@ impl Game {
         game.maps = content.maps.clone();
         game.data = content.data;
         game.trainers = content.trainers;
+        if let Some(scripts) = &content.scripts {
+            game.scripts = Rc::clone(scripts);
+        }
         game.content_mods = content.mods.clone();
         game.save.meta.content_mods = content
             .mods
@@ -292,16 +295,19 @@ impl Game {
         match self.mode {
             Mode::Title => {}
             Mode::Overworld => {
-                let encounter = {
+                let (encounter, gifts) = {
                     world_ctx!(self, ow, ctx);
                     match ow.as_mut() {
                         Some(ow) => {
                             ow.step(input, &mut ctx);
-                            ow.take_encounter()
+                            (ow.take_encounter(), ow.take_gifts())
                         }
-                        None => None,
+                        None => (None, Vec::new()),
                     }
                 };
+                for gift in gifts {
+                    self.apply_gift(gift);
+                }
                 if let Some(enc) = encounter {
                     self.on_wild_encounter(enc);
                 }
@@ -309,6 +315,32 @@ impl Game {
             }
             Mode::Battle => {}
         }
+    }
+
+    /// A `give_item` / `give_pokemon` script row: into the bag, or the party (else a box).
+    fn apply_gift(&mut self, gift: crate::world::script::Gift) {
+        use crate::world::script::Gift;
+        let note = match gift {
+            Gift::Item { item, count } => match self.data.item_by_name(&item) {
+                Some(num) => {
+                    let id = self.data.item(num).id;
+                    match self.save.inventory.iter_mut().find(|s| s.id == id) {
+                        Some(s) => s.count = s.count.saturating_add(count),
+                        None => self.save.inventory.push(crate::save::data::ItemStack {
+                            id: id.to_owned(),
+                            count,
+                        }),
+                    }
+                    format!("received {id} x{count}")
+                }
+                None => format!("give_item: unknown item {item}"),
+            },
+            Gift::Pokemon { species, level } => match self.give_pokemon(&species, level) {
+                Ok(()) => format!("received {species} (level {level})"),
+                Err(e) => format!("give_pokemon: {e}"),
+            },
+        };
+        self.show(PresentationRow::Note { text: note });
     }
 
     /// A grass encounter rolled: start the wild battle.

@@ -238,3 +238,118 @@ fn bad_content_is_one_error_per_problem_and_the_game_still_boots() {
         &[("good".to_owned(), "1.2.3".to_owned())]
     );
 }
+
+#[test]
+fn the_lua_clubhouse_is_walked_into_talked_to_twice_and_left() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/lua_mods/pallet-clubhouse");
+    let scenario = "walk down 3\n\
+        expect map PALLET_TOWN 2 7 down\n\
+        walk down 1\n\
+        walk right 2\n\
+        expect map PALLET_CLUBHOUSE 2 7 up\n\
+        section first talk\n\
+        walk up 2\n\
+        talk\n\
+        close\n\
+        expect flag EVENT_CLUBHOUSE_GOT_CANDY on\n\
+        section second talk\n\
+        talk\n\
+        close\n\
+        section leaving\n\
+        walk down 2\n\
+        expect map PALLET_TOWN 4 8 down\n";
+    let o = run(vec![dir], scenario);
+    let t = &o.transcript;
+    assert!(
+        t.contains("[pallet-clubhouse] PALLET_TOWN has 4 warps"),
+        "{t}"
+    );
+    let first = &t[t.find("first talk").unwrap()..t.find("second talk").unwrap()];
+    let second = &t[t.find("second talk").unwrap()..t.find("leaving").unwrap()];
+    assert!(first.contains("Welcome to the club!"), "{first}");
+    assert!(!first.contains("Use that candy well!"), "{first}");
+    assert!(second.contains("Use that candy well!"), "{second}");
+    assert!(!second.contains("Welcome to the club!"), "{second}");
+    let candy: Vec<_> = o
+        .game
+        .save
+        .inventory
+        .iter()
+        .filter(|s| s.id == "RARE_CANDY")
+        .collect();
+    assert_eq!(candy.len(), 1);
+    assert_eq!(candy[0].count, 1, "the second talk gives nothing");
+    assert_eq!(
+        o.game.content_mods(),
+        &[("pallet-clubhouse".to_owned(), "1.0.0".to_owned())]
+    );
+}
+
+#[test]
+fn a_registered_map_has_its_own_wild_encounters() {
+    let slots: Vec<String> = (0..10)
+        .map(|_| r#"#{ species: "PIKACHU", level: 9 }"#.to_owned())
+        .collect();
+    let main = format!(
+        r#"content.register("maps", "MEADOW", #{{ name: "MEADOW", tileset: "overworld", width: 2, height: 3,
+               blocks: [2, 2, 2, 2, 2, 0], outdoor: true,
+               warps: [#{{ x: 2, y: 5, to: "LAST_MAP" }}] }});
+           content.register("encounters", "MEADOW", #{{ grass: #{{ rate: 255, slots: [{}] }} }});
+           content.patch("maps", "PALLET_TOWN", #{{ warps: #{{ __append: [#{{ x: 4, y: 8, to: "MEADOW", toX: 2, toY: 5, facing: "up" }}] }} }});"#,
+        slots.join(", ")
+    );
+    let o = run(
+        vec![rhai("meadow", &main)],
+        "give RATTATA 30\nwalk down 3\nwalk down 1\nwalk right 2\nexpect map MEADOW 2 5 up\nwalk up 2\nseek up run\nexpect map MEADOW",
+    );
+    let t = &o.transcript;
+    assert!(t.contains("PIKACHU"), "{t}");
+    let meadow = o.game.maps().get("MEADOW").unwrap();
+    assert_eq!(meadow.warps[0].to, "PALLET_TOWN", "LAST_MAP resolved");
+    assert_eq!((meadow.warps[0].to_x, meadow.warps[0].to_y), (4, 8));
+}
+
+#[test]
+fn a_lua_mod_changes_every_data_registry_through_mod_content() {
+    let main = r#"return function(mod)
+  local c = mod.content
+  c.moves:patch("TACKLE", { power = 120 })
+  c.type_chart:patch("NORMAL", { GHOST = 2 })
+  c.pokemon:patch("PIKACHU", { baseStats = { speed = 100 } })
+  c.items:register("ORAN_BERRY", { name = "ORAN BERRY", price = 20, kind = "heal" })
+  c.trainers:patch("BUG_CATCHER", { parties = { { { species = "BEEDRILL", level = 30 } } } })
+  local slots = {}
+  for i = 1, 10 do slots[i] = { species = "MEWTWO", level = 70 } end
+  c.encounters:patch("ROUTE_1", { grass = { slots = slots } })
+  mod.log:info("pikachu speed %d", c.pokemon:get("PIKACHU").baseStats.speed)
+end"#;
+    let o = run(
+        vec![mod_dir("lua-data", "main.lua", main)],
+        "give RATTATA 16\nbag ORAN_BERRY 2\ntrainer BUG_CATCHER 0",
+    );
+    assert!(
+        o.transcript.contains("[lua-data] pikachu speed 100"),
+        "{}",
+        o.transcript
+    );
+    let d = o.game.data();
+    assert_eq!(d.move_data(d.move_by_name("TACKLE").unwrap()).power, 120);
+    assert_eq!(d.effectiveness(Type::Normal, Type::Ghost), 20);
+    assert_eq!(d.species(d.species_by_name("PIKACHU").unwrap()).spe, 100);
+    assert!(o.game.save.inventory.iter().any(|s| s.id == "ORAN_BERRY"));
+    let enemy = o
+        .game
+        .battle()
+        .unwrap()
+        .party(pallet_engine::battle::Side::Enemy);
+    assert_eq!(d.species(enemy[0].species).id, "BEEDRILL");
+    let enc = o
+        .game
+        .maps()
+        .get("ROUTE_1")
+        .unwrap()
+        .encounters
+        .clone()
+        .unwrap();
+    assert!(enc.grass.iter().all(|s| s.species == "MEWTWO"));
+}

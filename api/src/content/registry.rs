@@ -196,6 +196,11 @@ impl Registry {
         !self.ops.is_empty()
     }
 
+    /// Did some op touch `id` (its merged record may differ from the base)?
+    pub fn is_touched(&self, id: &str) -> bool {
+        self.overlay.contains_key(id)
+    }
+
     /// Ids some op touched, sorted.
     pub fn touched_ids(&self) -> impl Iterator<Item = &str> {
         self.overlay.keys().map(String::as_str)

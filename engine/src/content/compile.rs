@@ -60,6 +60,8 @@ pub struct GameContent {
     pub data: &'static Dataset,
     pub maps: MapSet,
     pub trainers: &'static [TrainerDef],
+    /// The map scripts with every data contribution (`None`: the engine's base handlers).
+    pub scripts: Option<std::rc::Rc<crate::world::map_scripts::MapScriptRegistry>>,
     /// `(mod id, version)` of every mod whose content shaped these tables (saves record it).
     pub mods: Vec<(String, String)>,
 }
@@ -71,6 +73,7 @@ impl GameContent {
             data: gen1(),
             maps: store::embedded(version)?.clone(),
             trainers: TRAINERS,
+            scripts: None,
             mods: Vec::new(),
         })
     }
@@ -120,6 +123,14 @@ pub fn compile(
     }
     if modified(content, "trainers") || dataset_modified(content) {
         out.trainers = compile_trainers(out.data, content, &mut problems);
+    }
+    if modified(content, "map_scripts") {
+        out.scripts = Some(std::rc::Rc::new(super::scripts::compile_map_scripts(
+            content,
+            out.data,
+            &out.maps,
+            &mut problems,
+        )));
     }
     if problems.0.is_empty() {
         Ok(out)
@@ -191,6 +202,45 @@ fn compile_maps(
     let ereg = content.registry("encounters")?;
     let before = problems.0.len();
     let mut defs: BTreeMap<String, MapDef> = BTreeMap::new();
+    // Texts a map brings along (`texts = {CONST = "literal"}`) join the text table.
+    let mut texts = (*base.texts).clone();
+    for (id, rec) in mreg.each() {
+        for (k, v) in rec
+            .get("texts")
+            .and_then(Value::as_map)
+            .into_iter()
+            .flatten()
+        {
+            match v.as_str() {
+                Some(t) if crate::world::map::is_text_name(k) => {
+                    texts.insert(k.clone(), t.to_owned());
+                }
+                _ => problems.blame(
+                    mreg,
+                    id,
+                    format!("maps.{id}.texts.{k}: a text constant maps to a string"),
+                ),
+            }
+        }
+    }
+    // A text constant a data map script answers (talk) needs no text of its own.
+    if let Some(sreg) = content.registry("map_scripts") {
+        for (_, list) in sreg.each() {
+            for c in list.as_list().unwrap_or(&[]) {
+                for k in c
+                    .get("talk")
+                    .and_then(Value::as_map)
+                    .into_iter()
+                    .flatten()
+                    .map(|(k, _)| k)
+                {
+                    if crate::world::map::is_text_name(k) {
+                        texts.entry(k.clone()).or_insert_with(|| k.clone());
+                    }
+                }
+            }
+        }
+    }
     for (id, rec) in mreg.each() {
         let mut fields: BTreeMap<String, Value> = rec
             .as_map()
@@ -211,7 +261,7 @@ fn compile_maps(
             .or_insert_with(|| Value::List(Vec::new()));
         if let Some(Value::List(warps)) = fields.get_mut("warps") {
             for (n, w) in warps.iter_mut().enumerate() {
-                if let Err(m) = normalize_warp(mreg, w) {
+                if let Err(m) = normalize_warp(mreg, id, w) {
                     problems.blame(mreg, id, format!("maps.{id}.warps[{}]: {m}", n + 1));
                 }
             }
@@ -235,7 +285,7 @@ fn compile_maps(
         }
     }
     for def in defs.values() {
-        if let Err(m) = def.check_local(&base.tilesets, &base.texts) {
+        if let Err(m) = def.check_local(&base.tilesets, &texts) {
             blame_map(mreg, ereg, &def.id, m, problems);
         }
     }
@@ -250,6 +300,7 @@ fn compile_maps(
         return None;
     }
     let mut set = base.clone();
+    set.texts = Arc::new(texts);
     set.maps = defs.into_iter().map(|(k, v)| (k, Arc::new(v))).collect();
     if let Err(m) = set.check_start() {
         problems.blame(mreg, &set.start.map.clone(), m);
@@ -260,7 +311,7 @@ fn compile_maps(
 
 /// A warp in the engine's shape: `to` from `destMap` when absent; `toX`/`toY` from the target
 /// map's warp number `destWarp` (0-based) when absent; `facing` defaults to `down`.
-fn normalize_warp(mreg: &Registry, w: &mut Value) -> Result<(), String> {
+fn normalize_warp(mreg: &Registry, map_id: &str, w: &mut Value) -> Result<(), String> {
     let Value::Map(m) = w else {
         return Err("a warp must be a record".into());
     };
@@ -272,6 +323,26 @@ fn normalize_warp(mreg: &Registry, w: &mut Value) -> Result<(), String> {
         m.insert("to".into(), dest);
     }
     let to = m.get("to").and_then(Value::as_str).unwrap_or("").to_owned();
+    if to == LAST_MAP {
+        // Back where the player came from: the first map (lexical) with a warp into this one,
+        // landing on that warp's cell.
+        let (from, x, y) = mreg
+            .each()
+            .find_map(|(other, rec)| {
+                let warps = rec.get("warps")?.as_list()?;
+                warps.iter().find_map(|w| {
+                    let dest = w.get("to").or_else(|| w.get("destMap"))?.as_str()?;
+                    if dest != map_id || other == map_id {
+                        return None;
+                    }
+                    Some((other.to_owned(), w.get("x")?.clone(), w.get("y")?.clone()))
+                })
+            })
+            .ok_or_else(|| format!("LAST_MAP: no map has a warp into {map_id}"))?;
+        m.insert("to".into(), Value::from(from));
+        m.insert("toX".into(), x);
+        m.insert("toY".into(), y);
+    }
     if !m.contains_key("toX") || !m.contains_key("toY") {
         let k = m.get("destWarp").and_then(Value::as_exact_int).unwrap_or(0);
         let target = mreg
@@ -292,6 +363,9 @@ fn normalize_warp(mreg: &Registry, w: &mut Value) -> Result<(), String> {
     m.remove("destWarp");
     Ok(())
 }
+
+/// A warp target meaning "the map the player came from" (resolved at compile time).
+pub const LAST_MAP: &str = "LAST_MAP";
 
 /// A map problem goes to whoever last wrote the map, else its encounter table.
 fn blame_map(mreg: &Registry, ereg: &Registry, id: &str, m: String, problems: &mut Problems) {

@@ -6,6 +6,7 @@
 //! |---|---|
 //! | [`base`] | base records per registry, built lazily on first use ([`base::content_for`]) |
 //! | [`compile`] | merged view → [`GameContent`] (dataset tables, maps, trainers), with cross-reference checks |
+//! | [`scripts`] | `map_scripts` op lists → script rows, composed with the base handlers |
 //! | [`tables`] | the species/move/item/type-chart compile into a leaked `'static` [`crate::data::Dataset`] |
 //!
 //! With no content mod nothing is compiled: [`GameContent::embedded`] uses the embedded tables
@@ -14,6 +15,7 @@
 
 pub mod base;
 pub mod compile;
+pub mod scripts;
 pub mod tables;
 
 pub use base::{base_records, content_for};

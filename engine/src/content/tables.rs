@@ -147,8 +147,12 @@ pub fn compile_dataset(
     for (i, id) in move_ids.iter().enumerate() {
         let num = (i + 1) as u16;
         move_index.insert(id, MoveId(num));
-        let Some(rec) = mreg.get(id) else { continue };
         let base_rec = base.moves.get(i).filter(|m| m.id == *id);
+        if let (Some(b), false) = (base_rec, mreg.is_touched(id)) {
+            moves.push(*b);
+            continue;
+        }
+        let Some(rec) = mreg.get(id) else { continue };
         let effect = match text(rec, "effect") {
             Some(e) => effects.get(e).copied().unwrap_or_else(|| {
                 problems.blame(
@@ -204,8 +208,13 @@ pub fn compile_dataset(
     let species_ids = ordered_ids(preg, &species_order, problems);
     let mut species = Vec::with_capacity(species_ids.len());
     for (i, id) in species_ids.iter().enumerate() {
-        let Some(rec) = preg.get(id) else { continue };
         let base_rec = base.species.get(i).filter(|s| s.id == *id);
+        // An untouched base species is the embedded record (its move ids keep their numbers).
+        if let (Some(b), false) = (base_rec, preg.is_touched(id)) {
+            species.push(*b);
+            continue;
+        }
+        let Some(rec) = preg.get(id) else { continue };
         let stats = rec.get("baseStats");
         let stat = |k: &str| {
             stats
