@@ -69,6 +69,9 @@ pub fn registry_and_alias_names() -> impl Iterator<Item = &'static str> {
         .chain(REGISTRY_ALIASES.iter().map(|(alias, _)| *alias))
 }
 
+/// Builds the base records of the registry it is given (see [`Content::with_base`]).
+pub type ContentBaseProvider = Rc<dyn Fn(&str) -> BTreeMap<String, Value>>;
+
 /// Every registry, by name.
 pub struct Content {
     registries: BTreeMap<&'static str, Registry>,
@@ -94,7 +97,7 @@ impl Content {
     /// Registries whose base records `provider(registry)` builds on first use of each registry
     /// (the engine's embedded data of the active version; see `pallet_engine::content`). A
     /// registry nobody reads or writes never builds its base.
-    pub fn with_base(provider: Rc<dyn Fn(&str) -> BTreeMap<String, Value>>) -> Self {
+    pub fn with_base(provider: ContentBaseProvider) -> Self {
         let mut c = Content::default();
         for (name, r) in c.registries.iter_mut() {
             let (p, name) = (provider.clone(), *name);

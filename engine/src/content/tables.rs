@@ -469,13 +469,16 @@ fn tenths(v: &Value) -> Option<u8> {
     (t.fract().abs() < 1e-9 && (0.0..=255.0).contains(&t)).then_some(t.round() as u8)
 }
 
+/// A compiled chart (tenths) and its matchup rows.
+type CompiledChart = ([[u8; 17]; 17], Vec<(Type, Type, u8)>);
+
 /// The chart and the cartridge-ordered rows: base rows keep their order (a row whose merged
 /// value is neutral is dropped), new non-neutral pairs are appended in lexical order.
 fn compile_type_chart(
     base: &'static Dataset,
     treg: &Registry,
     problems: &mut Problems,
-) -> ([[u8; 17]; 17], Vec<(Type, Type, u8)>) {
+) -> CompiledChart {
     let mut chart = [[10u8; 17]; 17];
     let mut value_of: BTreeMap<(Type, Type), u8> = BTreeMap::new();
     for (atk_id, rec) in treg.each() {

@@ -74,6 +74,9 @@ pub fn gen2() -> &'static Dataset {
     &GEN2
 }
 
+/// A sorted `(normalized name, id)` lookup index.
+pub type NameIndex = &'static [(&'static str, u16)];
+
 /// The owned parts of a compiled dataset (content mods): leaked once into a `'static`
 /// [`Dataset`] by [`Dataset::leak_from`], so the battle loop reads it exactly like an embedded one.
 pub struct DatasetParts {
@@ -113,13 +116,7 @@ impl Dataset {
     }
 
     /// The name index entries `(normalized key, id)` of species, moves and items.
-    pub fn name_indexes(
-        &self,
-    ) -> (
-        &'static [(&'static str, u16)],
-        &'static [(&'static str, u16)],
-        &'static [(&'static str, u16)],
-    ) {
+    pub fn name_indexes(&self) -> (NameIndex, NameIndex, NameIndex) {
         (self.species_names, self.move_names, self.item_names)
     }
 
