@@ -500,6 +500,14 @@ impl ModContent {
     pub fn get(&self, registry: &str, id: &str) -> Option<Value> {
         self.content.borrow().get(registry, id).cloned()
     }
+    /// The merged ids, in lexical order.
+    pub fn ids(&self, registry: &str) -> Vec<String> {
+        self.content
+            .borrow()
+            .registry(registry)
+            .map(|r| r.ids().map(str::to_owned).collect())
+            .unwrap_or_default()
+    }
     /// Copies of every merged record, in lexical id order.
     pub fn each(&self, registry: &str) -> Vec<(String, Value)> {
         self.content

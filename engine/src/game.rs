@@ -67,6 +67,12 @@ pub struct Game {
     feed: Vec<FeedRow>,
     /// The running battle in [`Mode::Battle`].
     battle: Option<Box<BattleSession>>,
+    /// Species, moves, items and type chart battles use (`data::gen1()` without content mods).
+    data: &'static crate::data::Dataset,
+    /// The trainers battles are fought against ([`TRAINERS`] without content mods).
+    trainers: &'static [TrainerDef],
+    /// `(mod id, version)` of the content mods that shaped this game's tables.
+    content_mods: Vec<(String, String)>,
 }
 
 /// Split borrows of a game's parts into the overworld's per-tick context.
@@ -120,7 +126,64 @@ impl Game {
             overworld: None,
             feed: Vec::new(),
             battle: None,
+            data: crate::data::gen1(),
+            trainers: TRAINERS,
+            content_mods: Vec::new(),
         })
+    }
+
+    /// A game at the title playing `content` (what content mods made of the registries; see
+    /// [`crate::content::compile`]).
+    pub fn boot_with_content(
+        version: GameVersion,
+        seed: u64,
+        rt: Rc<Runtime>,
+        content: &crate::content::GameContent,
+    ) -> Result<Game, GameError> {
+        let mut game = Game::boot(version, seed, rt)?;
+        game.maps = content.maps.clone();
+        game.data = content.data;
+        game.trainers = content.trainers;
+        if let Some(scripts) = &content.scripts {
+            game.scripts = Rc::clone(scripts);
+        }
+        game.content_mods = content.mods.clone();
+        game.save.meta.content_mods = content
+            .mods
+            .iter()
+            .map(|(id, v)| crate::save::data::ContentModRef {
+                id: id.clone(),
+                version: v.clone(),
+            })
+            .collect();
+        Ok(game)
+    }
+
+    /// A new game on `content`: [`Game::boot_with_content`], then the overworld.
+    pub fn new_game_with_content(
+        version: GameVersion,
+        seed: u64,
+        rt: Rc<Runtime>,
+        content: &crate::content::GameContent,
+    ) -> Result<Game, GameError> {
+        let mut game = Game::boot_with_content(version, seed, rt, content)?;
+        game.enter_overworld()?;
+        Ok(game)
+    }
+
+    /// The dataset battles read (species, moves, items, type chart).
+    pub fn data(&self) -> &'static crate::data::Dataset {
+        self.data
+    }
+
+    /// The trainers of this game.
+    pub fn trainers(&self) -> &'static [TrainerDef] {
+        self.trainers
+    }
+
+    /// `(mod id, version)` of the content mods that shaped this game's tables.
+    pub fn content_mods(&self) -> &[(String, String)] {
+        &self.content_mods
     }
 
     /// A new game: boot, then put the player at the save's position (new game: the start
@@ -232,16 +295,19 @@ impl Game {
         match self.mode {
             Mode::Title => {}
             Mode::Overworld => {
-                let encounter = {
+                let (encounter, gifts) = {
                     world_ctx!(self, ow, ctx);
                     match ow.as_mut() {
                         Some(ow) => {
                             ow.step(input, &mut ctx);
-                            ow.take_encounter()
+                            (ow.take_encounter(), ow.take_gifts())
                         }
-                        None => None,
+                        None => (None, Vec::new()),
                     }
                 };
+                for gift in gifts {
+                    self.apply_gift(gift);
+                }
                 if let Some(enc) = encounter {
                     self.on_wild_encounter(enc);
                 }
@@ -249,6 +315,32 @@ impl Game {
             }
             Mode::Battle => {}
         }
+    }
+
+    /// A `give_item` / `give_pokemon` script row: into the bag, or the party (else a box).
+    fn apply_gift(&mut self, gift: crate::world::script::Gift) {
+        use crate::world::script::Gift;
+        let note = match gift {
+            Gift::Item { item, count } => match self.data.item_by_name(&item) {
+                Some(num) => {
+                    let id = self.data.item(num).id;
+                    match self.save.inventory.iter_mut().find(|s| s.id == id) {
+                        Some(s) => s.count = s.count.saturating_add(count),
+                        None => self.save.inventory.push(crate::save::data::ItemStack {
+                            id: id.to_owned(),
+                            count,
+                        }),
+                    }
+                    format!("received {id} x{count}")
+                }
+                None => format!("give_item: unknown item {item}"),
+            },
+            Gift::Pokemon { species, level } => match self.give_pokemon(&species, level) {
+                Ok(()) => format!("received {species} (level {level})"),
+                Err(e) => format!("give_pokemon: {e}"),
+            },
+        };
+        self.show(PresentationRow::Note { text: note });
     }
 
     /// A grass encounter rolled: start the wild battle.

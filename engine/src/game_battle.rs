@@ -28,7 +28,7 @@ use pallet_api::reasons::CheckpointCode;
 use crate::battle::capture::{CaptureRow, CaptureStore};
 use crate::battle::{Action, Battle, BattleKind, BattleResult, NeedsChoice, Row, Side};
 use crate::checkpoint::lend::unsettled;
-use crate::data::{self, Dataset};
+use crate::data::Dataset;
 use crate::pokemon::{Dvs, Party, Pokemon, MOVE_SLOTS};
 use crate::rng::Rng;
 use crate::world::presentation::PresentationRow;
@@ -107,7 +107,7 @@ impl Game {
     /// A wild battle against `species` at `level` (a grass encounter). Without a healthy party
     /// mon the encounter is skipped, as the cartridge never rolls one then.
     pub fn start_wild_battle(&mut self, species: &str, level: u8) -> Result<(), GameError> {
-        let data = data::gen1();
+        let data = self.data;
         let id = data
             .species_by_name(species)
             .ok_or_else(|| GameError::Overworld(format!("unknown species {species}")))?;
@@ -119,8 +119,9 @@ impl Game {
     /// A battle against trainer `class`/`index` of [`TRAINERS`]; its roster goes through the
     /// guarded `trainer.party` site (a mod may replace it).
     pub fn start_trainer_battle(&mut self, class: &str, index: u16) -> Result<(), GameError> {
-        let data = data::gen1();
-        let def = TRAINERS
+        let data = self.data;
+        let def = self
+            .trainers
             .iter()
             .find(|t| t.class == class && t.index == index)
             .ok_or_else(|| GameError::Overworld(format!("no trainer {class} {index}")))?;
@@ -243,7 +244,7 @@ impl Game {
             )));
         }
         if let Action::Item(item) = action {
-            let id = data::gen1().get_item(item).map(|i| i.id).unwrap_or("");
+            let id = self.data.get_item(item).map(|i| i.id).unwrap_or("");
             if !take_item(&mut self.save.inventory, id) {
                 return Err(GameError::Overworld(format!("no {id} in the bag")));
             }
@@ -320,7 +321,7 @@ impl Game {
         let Some(mut session) = self.battle.take() else {
             return;
         };
-        let data = data::gen1();
+        let data = self.data;
         let result = session.battle.result();
         let store = session.battle.take_capture_store();
         let payday = session.battle.pay_day_money();
@@ -385,7 +386,7 @@ impl Game {
 
     /// A gift: into the party, or the first box with room when the party is full.
     pub fn give_pokemon(&mut self, species: &str, level: u8) -> Result<(), GameError> {
-        let data = data::gen1();
+        let data = self.data;
         let id = data
             .species_by_name(species)
             .ok_or_else(|| GameError::Overworld(format!("unknown species {species}")))?;
@@ -513,7 +514,7 @@ mod tests {
         assert_eq!(g.busy(), Some(BusyState::Screen));
         g.step(Input::A); // ticks do not advance a battle
         assert_eq!(g.mode, Mode::Battle);
-        let ball = data::gen1().item_by_name("MASTER_BALL").unwrap();
+        let ball = crate::data::gen1().item_by_name("MASTER_BALL").unwrap();
         g.battle_choose(Action::Item(ball)).unwrap();
         assert_eq!(g.mode, Mode::Overworld);
         assert!(g.battle().is_none());
@@ -581,7 +582,7 @@ mod tests {
         assert_eq!(b.party(Side::Enemy).len(), 1);
         assert_eq!(
             b.party(Side::Enemy)[0].species,
-            data::gen1().species_by_name("MAGIKARP").unwrap()
+            crate::data::gen1().species_by_name("MAGIKARP").unwrap()
         );
     }
 
@@ -597,7 +598,7 @@ mod tests {
         assert!(n.iter().any(|t| t == "battle: RED blacked out!"), "{n:?}");
         assert_eq!(g.save.money, crate::save::data::START_MONEY / 2);
         assert!(g.save.defeated_trainers.is_empty());
-        let mon = g.save.party[0].to_pokemon(data::gen1()).unwrap();
+        let mon = g.save.party[0].to_pokemon(crate::data::gen1()).unwrap();
         assert_eq!(mon.hp, mon.stats.max_hp, "healed");
         for _ in 0..200 {
             g.step(Input::None);

@@ -2,6 +2,7 @@
 
 pub mod battle;
 pub mod checkpoint;
+pub mod content;
 pub mod data;
 pub mod datasets;
 pub mod game;

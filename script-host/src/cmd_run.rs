@@ -746,16 +746,23 @@ pub fn play_opts(o: &PlayOptions<'_>) -> Result<RunOutcome, RunFailure> {
         }
         None => None,
     };
-    // Boot (a new game, or the save's version with its progress), let the Lua mods' function
-    // map-script handlers in, then enter the overworld (as `new_game` / `from_save` do).
+    // Boot (a new game, or the save's version with its progress) on the tables the content
+    // mods compiled, let the Lua mods' function map-script handlers in, then enter the
+    // overworld (as `new_game` / `from_save` do).
     let (boot_version, boot_save) = match &o.save {
         Some(save) => (save.version, Some(save.clone())),
         None => (version, None),
     };
-    let mut game =
-        Game::boot(boot_version, seed, rt).map_err(|e| fail(String::new(), e.to_string()))?;
+    let mut game = match session.as_ref().and_then(|s| s.content.as_ref()) {
+        Some(content) => Game::boot_with_content(boot_version, seed, rt, content),
+        None => Game::boot(boot_version, seed, rt),
+    }
+    .map_err(|e| fail(String::new(), e.to_string()))?;
     if let Some(save) = boot_save {
+        // The save's progress, stamped with the content mods that shape this run.
+        let content_mods = std::mem::take(&mut game.save.meta.content_mods);
         game.save = save;
+        game.save.meta.content_mods = content_mods;
     }
     if let Some(s) = &session {
         s.install_map_handlers(&mut game);

@@ -19,7 +19,6 @@
 //! Wild battles that start while walking (`walk`) are fled automatically (`run` until away).
 
 use pallet_engine::battle::Action;
-use pallet_engine::data;
 use pallet_engine::game::{Game, Mode};
 use pallet_engine::world::{Direction, Input};
 
@@ -196,9 +195,10 @@ pub fn run(game: &mut Game, cmd: &BattleCmd) -> Result<(), String> {
             .give_pokemon(species, *level)
             .map_err(|e| e.to_string())?,
         BattleCmd::Bag(item, count) => {
-            let id = data::gen1()
+            let id = game
+                .data()
                 .item_by_name(item)
-                .and_then(|i| data::gen1().get_item(i))
+                .and_then(|i| game.data().get_item(i))
                 .ok_or_else(|| format!("unknown item {item}"))?
                 .id;
             match game.save.inventory.iter_mut().find(|s| s.id == id) {
@@ -222,7 +222,8 @@ pub fn run(game: &mut Game, cmd: &BattleCmd) -> Result<(), String> {
         }
         BattleCmd::Ball(item) => {
             need_battle(game)?;
-            let id = data::gen1()
+            let id = game
+                .data()
                 .item_by_name(item)
                 .ok_or_else(|| format!("unknown item {item}"))?;
             choose(game, Action::Item(id))?;

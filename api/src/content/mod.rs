@@ -13,8 +13,11 @@ pub mod schema;
 pub mod schemas;
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
-pub use registry::{ContentError, ContentErrorKind, OpKind, Registry, Warnings, BASE_OWNER};
+pub use registry::{
+    BaseProvider, ContentError, ContentErrorKind, OpKind, Registry, Warnings, BASE_OWNER,
+};
 
 use crate::value::Value;
 
@@ -66,6 +69,9 @@ pub fn registry_and_alias_names() -> impl Iterator<Item = &'static str> {
         .chain(REGISTRY_ALIASES.iter().map(|(alias, _)| *alias))
 }
 
+/// Builds the base records of the registry it is given (see [`Content::with_base`]).
+pub type ContentBaseProvider = Rc<dyn Fn(&str) -> BTreeMap<String, Value>>;
+
 /// Every registry, by name.
 pub struct Content {
     registries: BTreeMap<&'static str, Registry>,
@@ -86,6 +92,37 @@ impl Content {
     /// Empty registries (no base records).
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Registries whose base records `provider(registry)` builds on first use of each registry
+    /// (the engine's embedded data of the active version; see `pallet_engine::content`). A
+    /// registry nobody reads or writes never builds its base.
+    pub fn with_base(provider: ContentBaseProvider) -> Self {
+        let mut c = Content::default();
+        for (name, r) in c.registries.iter_mut() {
+            let (p, name) = (provider.clone(), *name);
+            r.set_provider(Rc::new(move || p(name)));
+        }
+        c
+    }
+
+    /// Did any mod write to any registry (is the merged view the base)?
+    pub fn is_modified(&self) -> bool {
+        self.registries.values().any(Registry::is_modified)
+    }
+
+    /// Every owner that wrote content, sorted (base excluded).
+    pub fn owners(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .registries
+            .values()
+            .flat_map(|r| r.touched_ids().flat_map(|id| r.owners_of(id)))
+            .filter(|o| *o != BASE_OWNER)
+            .map(str::to_owned)
+            .collect();
+        out.sort();
+        out.dedup();
+        out
     }
 
     /// Install base records for `registry` (the engine's data as values).

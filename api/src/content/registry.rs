@@ -1,7 +1,9 @@
 //! One content registry: base records plus an owner-tagged op log, folded into a merged view.
 
+use std::cell::OnceCell;
 use std::collections::BTreeMap;
 use std::fmt;
+use std::rc::Rc;
 
 use super::merge::{merge, resolve_record};
 use super::schema::{check, conform, SchemaError, Shape};
@@ -95,16 +97,26 @@ impl std::error::Error for ContentError {}
 /// What a successful write reports: schema warnings (non-strict writers only).
 pub type Warnings = Vec<SchemaError>;
 
+/// Builds a registry's base records on first use (the engine's embedded data as values).
+pub type BaseProvider = Rc<dyn Fn() -> BTreeMap<String, Value>>;
+
 /// A content registry. Non-compose registries map id → record; a *compose* registry
 /// (`map_scripts`) maps id → the ordered list of contributions (`owner` field added; base first,
 /// dropped when a contribution sets `replacesBase`).
+///
+/// The base records are built lazily (on the first read or write of the registry) from the
+/// [`BaseProvider`]; the merged view is the base plus an *overlay* holding only the ids some
+/// op touched, so a registry nobody writes costs nothing beyond its base.
 pub struct Registry {
     name: &'static str,
     shape: &'static Shape,
     compose: bool,
-    base: BTreeMap<String, Value>,
+    provider: Option<BaseProvider>,
+    /// The base view (compose registries: already wrapped as one-contribution lists).
+    base: OnceCell<BTreeMap<String, Value>>,
     ops: Vec<Op>,
-    merged: BTreeMap<String, Value>,
+    /// Merged value of every id an op touched (`None`: removed).
+    overlay: BTreeMap<String, Option<Value>>,
     frozen: bool,
 }
 
@@ -122,17 +134,85 @@ impl Registry {
             name,
             shape,
             compose,
-            base: BTreeMap::new(),
+            provider: None,
+            base: OnceCell::new(),
             ops: Vec::new(),
-            merged: BTreeMap::new(),
+            overlay: BTreeMap::new(),
             frozen: false,
         }
     }
 
+    /// Build the base records with `provider` on first use (replaces any base not built yet).
+    pub fn set_provider(&mut self, provider: BaseProvider) {
+        self.provider = Some(provider);
+        self.base = OnceCell::new();
+        self.recompute_all();
+    }
+
     /// Replace the base records (the engine's data). Clears nothing else; recomputes the view.
     pub fn set_base(&mut self, records: BTreeMap<String, Value>) {
-        self.base = records;
+        self.provider = None;
+        self.base = OnceCell::from(self.wrap_base(records));
         self.recompute_all();
+    }
+
+    fn wrap_base(&self, records: BTreeMap<String, Value>) -> BTreeMap<String, Value> {
+        if !self.compose {
+            return records;
+        }
+        records
+            .into_iter()
+            .map(|(id, record)| {
+                let mut m = match record {
+                    Value::Map(m) => m,
+                    _ => BTreeMap::new(),
+                };
+                m.insert("owner".into(), Value::from(BASE_OWNER));
+                (id, Value::List(vec![Value::Map(m)]))
+            })
+            .collect()
+    }
+
+    /// The base view, built on first use.
+    fn base(&self) -> &BTreeMap<String, Value> {
+        self.base.get_or_init(|| match &self.provider {
+            Some(p) => self.wrap_base(p()),
+            None => BTreeMap::new(),
+        })
+    }
+
+    /// Has the base been built (tests: laziness)?
+    pub fn base_built(&self) -> bool {
+        self.base.get().is_some()
+    }
+
+    /// The base record `id` (before any mod), if the registry has one.
+    pub fn base_record(&self, id: &str) -> Option<&Value> {
+        self.base().get(id)
+    }
+
+    /// Did any op touch the registry (is the merged view different from the base)?
+    pub fn is_modified(&self) -> bool {
+        !self.ops.is_empty()
+    }
+
+    /// Did some op touch `id` (its merged record may differ from the base)?
+    pub fn is_touched(&self, id: &str) -> bool {
+        self.overlay.contains_key(id)
+    }
+
+    /// Ids some op touched, sorted.
+    pub fn touched_ids(&self) -> impl Iterator<Item = &str> {
+        self.overlay.keys().map(String::as_str)
+    }
+
+    /// The owner of the last op on `id` (`None`: only base data).
+    pub fn last_owner(&self, id: &str) -> Option<&str> {
+        self.ops
+            .iter()
+            .rev()
+            .find(|o| o.id == id)
+            .map(|o| o.owner.as_str())
     }
 
     pub fn name(&self) -> &'static str {
@@ -150,23 +230,53 @@ impl Registry {
 
     /// The merged record (or, for compose registries, the contribution list).
     pub fn get(&self, id: &str) -> Option<&Value> {
-        self.merged.get(id)
+        match self.overlay.get(id) {
+            Some(v) => v.as_ref(),
+            None => self.base().get(id),
+        }
     }
 
     pub fn contains(&self, id: &str) -> bool {
-        self.merged.contains_key(id)
+        self.get(id).is_some()
     }
 
     /// Every merged record, in lexical id order.
     pub fn each(&self) -> impl Iterator<Item = (&str, &Value)> {
-        self.merged.iter().map(|(k, v)| (k.as_str(), v))
+        let base = self.base();
+        let overlay = &self.overlay;
+        let mut b = base.iter().peekable();
+        let mut o = overlay.iter().peekable();
+        std::iter::from_fn(move || loop {
+            let take_base = match (b.peek(), o.peek()) {
+                (None, None) => return None,
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (Some((bk, _)), Some((ok, _))) => bk < ok,
+            };
+            if take_base {
+                let (k, v) = b.next()?;
+                return Some((k.as_str(), v));
+            }
+            let (k, v) = o.next()?;
+            if b.peek().is_some_and(|(bk, _)| *bk == k) {
+                b.next();
+            }
+            if let Some(v) = v {
+                return Some((k.as_str(), v));
+            }
+        })
+    }
+
+    /// Merged ids, in lexical order.
+    pub fn ids(&self) -> impl Iterator<Item = &str> {
+        self.each().map(|(k, _)| k)
     }
 
     pub fn len(&self) -> usize {
-        self.merged.len()
+        self.each().count()
     }
     pub fn is_empty(&self) -> bool {
-        self.merged.is_empty()
+        self.each().next().is_none()
     }
 
     /// Which owners wrote to `id`, in op order.
@@ -203,12 +313,9 @@ impl Registry {
         if !valid_id(id) {
             return Err(self.err(id, kind, ContentErrorKind::BadId));
         }
-        let current = self.merged.get(id).cloned();
+        let current = self.get(id).cloned();
         let (next, warnings) = self.step(owner, kind, id, current, &value, strict)?;
-        match next {
-            Some(v) => self.merged.insert(id.to_owned(), v),
-            None => self.merged.remove(id),
-        };
+        self.overlay.insert(id.to_owned(), next);
         self.ops.push(Op {
             id: id.to_owned(),
             owner: owner.to_owned(),
@@ -319,20 +426,14 @@ impl Registry {
     }
 
     fn base_view(&self, id: &str) -> Option<Value> {
-        let record = self.base.get(id)?.clone();
-        if self.compose {
-            let mut m = match record {
-                Value::Map(m) => m,
-                _ => BTreeMap::new(),
-            };
-            m.insert("owner".into(), Value::from(BASE_OWNER));
-            Some(Value::List(vec![Value::Map(m)]))
-        } else {
-            Some(record)
-        }
+        self.base().get(id).cloned()
     }
 
     fn recompute(&mut self, id: &str) {
+        if !self.ops.iter().any(|o| o.id == id) {
+            self.overlay.remove(id);
+            return;
+        }
         let mut current = self.base_view(id);
         for op in self.ops.iter().filter(|o| o.id == id) {
             // Ops replay leniently: they were validated when applied.
@@ -342,18 +443,14 @@ impl Registry {
                 current = next;
             }
         }
-        match current {
-            Some(v) => self.merged.insert(id.to_owned(), v),
-            None => self.merged.remove(id),
-        };
+        self.overlay.insert(id.to_owned(), current);
     }
 
     fn recompute_all(&mut self) {
-        let mut ids: Vec<String> = self.base.keys().cloned().collect();
-        ids.extend(self.ops.iter().map(|o| o.id.clone()));
+        let mut ids: Vec<String> = self.ops.iter().map(|o| o.id.clone()).collect();
         ids.sort();
         ids.dedup();
-        self.merged.clear();
+        self.overlay.clear();
         for id in ids {
             self.recompute(&id);
         }

@@ -10,10 +10,6 @@ const NUMBER: Shape = Shape::Number;
 const BYTE: Shape = Shape::Int { min: 0, max: 255 };
 const STAT: Shape = Shape::Int { min: 1, max: 255 };
 const LEVEL: Shape = Shape::Int { min: 1, max: 100 };
-const COORD: Shape = Shape::Int {
-    min: -32768,
-    max: 32767,
-};
 const STR_LIST: Shape = Shape::List {
     item: &STR,
     min: 0,
@@ -140,29 +136,68 @@ pub const TYPE_CHART: Shape = Shape::MapOf(&NUMBER);
 
 // ----- maps ----------------------------------------------------------------------------------
 
+const DIRECTION: Shape = Shape::OneOf(&["up", "down", "left", "right"]);
+const CELL: Shape = Shape::Int { min: 0, max: 255 };
+/// A warp, in cells: the engine's shape `{x, y, to, toX, toY, facing}`; `to` may be
+/// `"LAST_MAP"` (back to where the player came from). The Lua engine's `destMap`/`destWarp`
+/// spelling is accepted for `to` / the target warp index.
 const WARP: Shape = Shape::Record(&[
-    Field::req("x", &COORD),
-    Field::req("y", &COORD),
-    Field::req("destMap", &STR),
+    Field::req("x", &CELL),
+    Field::req("y", &CELL),
+    Field::opt("to", &STR),
+    Field::opt("toX", &CELL),
+    Field::opt("toY", &CELL),
+    Field::opt("facing", &DIRECTION),
+    Field::opt("destMap", &STR),
     Field::opt("destWarp", &Shape::Int { min: 0, max: 255 }),
+]);
+const SIGN: Shape = Shape::Record(&[
+    Field::req("x", &CELL),
+    Field::req("y", &CELL),
+    Field::req("text", &STR),
+]);
+const NPC: Shape = Shape::Record(&[
+    Field::req("name", &STR),
+    Field::req("x", &CELL),
+    Field::req("y", &CELL),
+    Field::opt("facing", &DIRECTION),
+    Field::req("text", &STR),
 ]);
 pub const MAPS: Shape = Shape::Record(&[
     Field::opt("name", &STR),
-    Field::req("width", &Shape::Int { min: 1, max: 255 }),
-    Field::req("height", &Shape::Int { min: 1, max: 255 }),
+    Field::req("width", &Shape::Int { min: 1, max: 128 }),
+    Field::req("height", &Shape::Int { min: 1, max: 128 }),
     Field::opt("tileset", &STR),
     Field::opt(
         "blocks",
         &Shape::List {
             item: &BYTE,
             min: 0,
-            max: 65025,
+            max: 16384,
         },
     ),
+    Field::opt("outdoor", &BOOL),
+    Field::opt("music", &STR),
     Field::opt(
         "warps",
         &Shape::List {
             item: &WARP,
+            min: 0,
+            max: 255,
+        },
+    ),
+    Field::opt(
+        "signs",
+        &Shape::List {
+            item: &SIGN,
+            min: 0,
+            max: 255,
+        },
+    ),
+    Field::opt(
+        "npcs",
+        &Shape::List {
+            item: &NPC,
             min: 0,
             max: 255,
         },

@@ -160,7 +160,13 @@ pub struct Loader {
     hosts: Vec<Box<dyn ModHost>>,
     status: LoadStatus,
     exports: BTreeMap<String, (String, Value)>,
+    content_check: Option<ContentCheck>,
 }
+
+/// The freeze-time check of the merged content (the engine compiling it into its tables): every
+/// problem names the mod it is blamed on and a message. Called only when some mod wrote
+/// content; each blamed mod is rolled back like a failed entry and the check runs again.
+pub type ContentCheck = Box<dyn FnMut(&Content) -> Vec<(String, String)>>;
 
 impl Loader {
     pub fn new(game: GameVersion, engine_version: &str, content: Content) -> Self {
@@ -173,7 +179,13 @@ impl Loader {
             hosts: Vec::new(),
             status: LoadStatus::default(),
             exports: BTreeMap::new(),
+            content_check: None,
         }
+    }
+
+    /// Install the freeze-time content check (see [`ContentCheck`]).
+    pub fn set_content_check(&mut self, check: ContentCheck) {
+        self.content_check = Some(check);
     }
 
     /// Register a host. The first host that `handles` a manifest runs it.
@@ -435,7 +447,39 @@ impl Loader {
         }
         self.hosts = hosts;
 
-        // 7. Freeze content; announce.
+        // 7. Check the merged content (cross-references, the engine's tables); a blamed mod is
+        // rolled back and fails, then the rest is checked again. Freeze content; announce.
+        if let Some(check) = self.content_check.as_mut() {
+            for _ in 0..=order.len() {
+                if !self.content.borrow().is_modified() {
+                    break;
+                }
+                let problems = check(&self.content.borrow());
+                let mut blamed: BTreeMap<String, Vec<String>> = BTreeMap::new();
+                for (owner, message) in problems {
+                    blamed.entry(owner).or_default().push(message);
+                }
+                // Only a loaded mod can be rolled back; anything else cannot be fixed here.
+                blamed.retain(|id, _| loaded_order.contains(id));
+                if blamed.is_empty() {
+                    break;
+                }
+                for (id, messages) in blamed {
+                    for m in &messages {
+                        rt.report_error(&id, m);
+                    }
+                    rt.remove_owner(&id);
+                    self.content.borrow_mut().rollback_owner(&id);
+                    self.options.remove_schema(&id);
+                    self.exports.remove(&id);
+                    loaded_order.retain(|o| *o != id);
+                    if let Some(row) = rows.get_mut(&id) {
+                        row.state = ModState::Failed;
+                        row.error = Some(format!("content: {}", messages.join("; ")));
+                    }
+                }
+            }
+        }
         self.content.borrow_mut().freeze();
         for row in rows.values() {
             if row.state == ModState::Failed {

@@ -74,7 +74,57 @@ pub fn gen2() -> &'static Dataset {
     &GEN2
 }
 
+/// A sorted `(normalized name, id)` lookup index.
+pub type NameIndex = &'static [(&'static str, u16)];
+
+/// The owned parts of a compiled dataset (content mods): leaked once into a `'static`
+/// [`Dataset`] by [`Dataset::leak_from`], so the battle loop reads it exactly like an embedded one.
+pub struct DatasetParts {
+    pub generation: u8,
+    pub species: Vec<SpeciesData>,
+    pub moves: Vec<MoveData>,
+    pub items: Vec<ItemData>,
+    pub types: &'static [Type],
+    pub type_chart: [[u8; 17]; 17],
+    pub matchups: Vec<(Type, Type, u8)>,
+    /// Sorted by key bytes, keys normalized, no duplicate keys.
+    pub species_names: Vec<(&'static str, u16)>,
+    pub move_names: Vec<(&'static str, u16)>,
+    pub item_names: Vec<(&'static str, u16)>,
+    pub item_slots: [u8; 256],
+}
+
 impl Dataset {
+    /// Leak `parts` as a `'static` dataset (once per content compile).
+    pub fn leak_from(parts: DatasetParts) -> &'static Dataset {
+        fn leak<T>(v: Vec<T>) -> &'static [T] {
+            Box::leak(v.into_boxed_slice())
+        }
+        Box::leak(Box::new(Dataset {
+            generation: parts.generation,
+            species: leak(parts.species),
+            moves: leak(parts.moves),
+            items: leak(parts.items),
+            types: parts.types,
+            type_chart: Box::leak(Box::new(parts.type_chart)),
+            matchups: leak(parts.matchups),
+            species_names: leak(parts.species_names),
+            move_names: leak(parts.move_names),
+            item_names: leak(parts.item_names),
+            item_slots: Box::leak(Box::new(parts.item_slots)),
+        }))
+    }
+
+    /// The name index entries `(normalized key, id)` of species, moves and items.
+    pub fn name_indexes(&self) -> (NameIndex, NameIndex, NameIndex) {
+        (self.species_names, self.move_names, self.item_names)
+    }
+
+    /// Slot of item number `num` in [`Dataset::items`] (`u8::MAX`: none).
+    pub fn item_slots(&self) -> &'static [u8; 256] {
+        self.item_slots
+    }
+
     /// The species record for `id` (`SpeciesId(dex - 1)`). Panics on an id outside this dataset;
     /// use [`Dataset::get_species`] for untrusted ids.
     pub fn species(&self, id: SpeciesId) -> &'static SpeciesData {

@@ -7,6 +7,6 @@ pub mod types;
 #[cfg(test)]
 mod tests;
 
-pub use dataset::{gen1, gen2, Dataset};
+pub use dataset::{gen1, gen2, Dataset, DatasetParts};
 pub use names::normalize_name;
 pub use types::*;

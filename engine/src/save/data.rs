@@ -76,6 +76,19 @@ pub struct Meta {
     pub playthrough_id: Option<String>,
     /// Mods active when the save was written.
     pub mods: Vec<ModStamp>,
+    /// Content mods whose registry writes shaped the tables this save was played on (ids and
+    /// versions, sorted; empty without content mods and then not written). Loading the save
+    /// without one of them is reported by the validator.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub content_mods: Vec<ContentModRef>,
+}
+
+/// A content mod a save depends on.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContentModRef {
+    pub id: String,
+    pub version: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -205,6 +218,7 @@ impl SaveData {
                 engine: engine_stamp(),
                 playthrough_id: None,
                 mods: Vec::new(),
+                content_mods: Vec::new(),
             },
             version,
             player: PlayerState {

@@ -22,7 +22,9 @@ pub use file::{
     load_save, write_save, LoadError, Loaded, Recovered, RecoverySource, SaveFileError,
 };
 pub use record::{MonRecord, RecordError};
-pub use validate::{validate, ValidateEnv, ValidationReport};
+pub use validate::{
+    validate, validate_with_content, MissingContentMod, ValidateEnv, ValidationReport,
+};
 
 #[cfg(test)]
 mod tests;

@@ -43,6 +43,56 @@ pub struct ValidationReport {
     pub restored_items: Vec<ItemMove>,
     pub repairs: Vec<Repair>,
     pub dropped_dex: Vec<String>,
+    /// Content mods the save was shaped by (`meta.contentMods`) that are not active now, or
+    /// active at another version (filled by [`validate_with_content`]). Informational: what
+    /// they added is what the rest of the report quarantines or remaps; the save's list is not
+    /// rewritten, so the report's emptiness still means "unchanged".
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub missing_content_mods: Vec<MissingContentMod>,
+}
+
+/// A content mod a save depends on that the active game lacks.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MissingContentMod {
+    pub id: String,
+    pub version: String,
+    /// `"not_loaded"`, or `"other_version"` (then `active` is the loaded version).
+    pub reason: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub active: Option<String>,
+}
+
+/// [`validate`], plus the content mods the save names that `active` (`(id, version)` of the
+/// content mods shaping the running game) does not have.
+pub fn validate_with_content(
+    save: &mut SaveData,
+    env: &ValidateEnv<'_>,
+    active: &[(String, String)],
+) -> ValidationReport {
+    let missing: Vec<MissingContentMod> = save
+        .meta
+        .content_mods
+        .iter()
+        .filter_map(|m| match active.iter().find(|(id, _)| *id == m.id) {
+            Some((_, v)) if *v == m.version => None,
+            Some((_, v)) => Some(MissingContentMod {
+                id: m.id.clone(),
+                version: m.version.clone(),
+                reason: "other_version",
+                active: Some(v.clone()),
+            }),
+            None => Some(MissingContentMod {
+                id: m.id.clone(),
+                version: m.version.clone(),
+                reason: "not_loaded",
+                active: None,
+            }),
+        })
+        .collect();
+    let mut report = validate(save, env);
+    report.missing_content_mods = missing;
+    report
 }
 
 impl ValidationReport {

@@ -209,6 +209,8 @@ pub struct Overworld {
     pub(super) music: Option<String>,
     next_screen_id: u64,
     diagnostics: Vec<String>,
+    /// Bag items and mons script rows handed out, for the game to apply after the tick.
+    pub(super) gifts: Vec<super::script::Gift>,
 }
 
 impl Overworld {
@@ -258,6 +260,7 @@ impl Overworld {
             music,
             next_screen_id: 1,
             diagnostics: Vec::new(),
+            gifts: Vec::new(),
         })
     }
 

@@ -70,6 +70,46 @@ pub enum ScriptRow {
     },
     /// The S.S. Anne leaves Vermilion Dock: an animation that erases the ship blocks with water.
     SsAnneDeparts,
+    /// Data map scripts (the Lua engine's op vocabulary, see docs/modding.md "Map scripts as
+    /// data"): put `count` of `item` into the bag (applied by the game after the tick).
+    GiveItem {
+        item: String,
+        count: u32,
+    },
+    /// A gift mon: the party, else a box (applied by the game after the tick).
+    GivePokemon {
+        species: String,
+        level: u8,
+    },
+    /// Set the script's condition to whether `flag` is set.
+    CheckFlag {
+        flag: String,
+    },
+    /// Skip forward to the row after `label` (a missing label ends the script).
+    Jump {
+        label: String,
+    },
+    /// [`ScriptRow::Jump`] when the condition is set.
+    JumpIfTrue {
+        label: String,
+    },
+    /// [`ScriptRow::Jump`] when the condition is clear.
+    JumpIfFalse {
+        label: String,
+    },
+    /// A jump target; does nothing.
+    Label {
+        name: String,
+    },
+    /// End the script.
+    End,
+}
+
+/// Something a script row hands to the game (the overworld does not own the bag or party).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Gift {
+    Item { item: String, count: u32 },
+    Pokemon { species: String, level: u8 },
 }
 
 /// A queued script: where it came from (for the transcript and diagnostics) and its rows.
@@ -107,6 +147,9 @@ pub enum RowWait {
 pub struct Running {
     pub script: Script,
     pub wait: Option<RowWait>,
+    /// The condition `check_flag` sets and `jump_if_true`/`jump_if_false` test.
+    #[serde(default)]
+    pub cond: bool,
 }
 
 /// The runner: at most one running script, plus scripts queued behind it.
@@ -125,6 +168,11 @@ impl Runner {
 
 /// Error text of `queue_script` when a script already runs (WorldAPI wording).
 pub const SCRIPT_ALREADY_RUNNING: &str = "a script is already running";
+
+enum RowKind {
+    IfTrue,
+    Other,
+}
 
 /// Upper bound on rows executed in one tick, so a script of instant rows cannot stall a tick.
 const MAX_ROWS_PER_TICK: usize = 256;
@@ -158,6 +206,7 @@ impl Overworld {
                 self.runner.current = Some(Running {
                     script: next,
                     wait: None,
+                    cond: false,
                 });
             }
             if !self.settle_wait(ctx) {
@@ -236,7 +285,32 @@ impl Overworld {
     }
 
     /// Execute one row; returns what it now waits for.
+    /// Drop rows up to and including `label` (forward only); without it the script ends.
+    fn jump_to(&mut self, label: &str) {
+        let Some(r) = self.runner.current.as_mut() else {
+            return;
+        };
+        while let Some(row) = r.script.rows.pop_front() {
+            if matches!(&row, ScriptRow::Label { name } if name == label) {
+                return;
+            }
+        }
+        let source = r.script.source.clone();
+        self.diagnostic(format!(
+            "{source}: no label {label:?} ahead; the script ends"
+        ));
+    }
+
+    /// Gifts script rows handed out since the last call (the game applies them).
+    pub fn take_gifts(&mut self) -> Vec<Gift> {
+        std::mem::take(&mut self.gifts)
+    }
+
     fn exec_row(&mut self, row: ScriptRow, ctx: &mut WorldCtx<'_>) -> Option<RowWait> {
+        let row_kind = match &row {
+            ScriptRow::JumpIfTrue { .. } => RowKind::IfTrue,
+            _ => RowKind::Other,
+        };
         match row {
             ScriptRow::Text { text } => Some(RowWait::Text(self.open_text(
                 TextRef::Const(text),
@@ -299,6 +373,39 @@ impl Overworld {
             }
             ScriptRow::SetSurfing { on } => {
                 self.set_surfing(on, ctx);
+                None
+            }
+            ScriptRow::GiveItem { item, count } => {
+                self.gifts.push(Gift::Item { item, count });
+                None
+            }
+            ScriptRow::GivePokemon { species, level } => {
+                self.gifts.push(Gift::Pokemon { species, level });
+                None
+            }
+            ScriptRow::CheckFlag { flag } => {
+                let on = ctx.flags.flag(&flag);
+                if let Some(r) = self.runner.current.as_mut() {
+                    r.cond = on;
+                }
+                None
+            }
+            ScriptRow::Jump { label } => {
+                self.jump_to(&label);
+                None
+            }
+            ScriptRow::JumpIfTrue { label } | ScriptRow::JumpIfFalse { label } => {
+                let want = matches!(row_kind, RowKind::IfTrue);
+                if self.runner.current.as_ref().is_some_and(|r| r.cond == want) {
+                    self.jump_to(&label);
+                }
+                None
+            }
+            ScriptRow::Label { .. } => None,
+            ScriptRow::End => {
+                if let Some(r) = self.runner.current.as_mut() {
+                    r.script.rows.clear();
+                }
                 None
             }
             ScriptRow::SsAnneDeparts => {

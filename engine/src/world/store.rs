@@ -90,11 +90,17 @@ impl MapSet {
             texts: Arc::new(world.texts),
             start: world.start,
         };
-        let start = &set.start;
-        let def = set
+        set.check_start()?;
+        Ok(set)
+    }
+
+    /// The new-game start point exists and is walkable.
+    pub fn check_start(&self) -> Result<(), String> {
+        let start = &self.start;
+        let def = self
             .get(&start.map)
             .ok_or_else(|| format!("world.json: start map {} unknown", start.map))?;
-        if !set
+        if !self
             .cell_kind(def, start.x, start.y)
             .is_some_and(CellKind::walkable)
         {
@@ -103,7 +109,7 @@ impl MapSet {
                 start.x, start.y, start.map
             ));
         }
-        Ok(set)
+        Ok(())
     }
 }
 

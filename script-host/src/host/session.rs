@@ -51,6 +51,9 @@ pub struct ModSession {
     /// How often each runtime error (by mod, place and message) was seen.
     repeats: RefCell<BTreeMap<String, usize>>,
     lua: pallet_compat_lua::LuaMonitor,
+    /// What the content mods made of the registries (`None`: no mod wrote content, the game
+    /// plays the embedded tables).
+    pub content: Option<pallet_engine::content::GameContent>,
 }
 
 impl ModSession {
@@ -114,7 +117,19 @@ impl ModSession {
         }
         let monitor = host.monitor();
         let lua_monitor = lua.monitor();
-        let mut loader = Loader::new(game, env!("CARGO_PKG_VERSION"), Content::new());
+        // The registries start from the active version's embedded data (built lazily); at
+        // freeze the merged view is compiled into the game's tables (only if a mod wrote).
+        let engine_game = pallet_engine::content::engine_version(game);
+        let content = match engine_game {
+            Some(v) => pallet_engine::content::content_for(v),
+            None => Content::new(),
+        };
+        let mut loader = Loader::new(game, env!("CARGO_PKG_VERSION"), content);
+        let compiled = engine_game.map(|v| {
+            let (check, slot) = pallet_engine::content::loader_check(v);
+            loader.set_content_check(check);
+            slot
+        });
         loader.add_host(Box::new(host));
         loader.add_host(Box::new(lua));
         for (id, key, value) in extras.file_options.iter().chain(&extras.options) {
@@ -124,6 +139,20 @@ impl ModSession {
             loader.mod_data.load(mod_data);
         }
         loader.load(rt, &candidates, &EnableState::default());
+        let content = compiled
+            .and_then(|slot| slot.borrow_mut().take())
+            .map(|mut c| {
+                let owners = loader.content.borrow().owners();
+                let st = loader.status();
+                c.mods = owners
+                    .into_iter()
+                    .filter_map(|id| {
+                        let row = st.mods.iter().find(|m| m.id == id)?;
+                        Some((id, row.version.clone()))
+                    })
+                    .collect();
+                c
+            });
         if opts.trace {
             monitor.install_trace(rt);
         }
@@ -134,6 +163,7 @@ impl ModSession {
             shown: RefCell::new(BTreeSet::new()),
             repeats: RefCell::new(BTreeMap::new()),
             lua: lua_monitor,
+            content,
         })
     }
 

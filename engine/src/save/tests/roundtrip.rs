@@ -394,6 +394,7 @@ fn arb_any_save() -> impl Strategy<Value = SaveData> {
                     engine,
                     playthrough_id,
                     mods,
+                    content_mods: Vec::new(),
                 },
                 version,
                 player: PlayerState {

@@ -603,3 +603,47 @@ proptest! {
         prop_assert!(s.box_mons(gen1()).is_ok());
     }
 }
+
+#[test]
+fn a_save_shaped_by_content_mods_reports_them_when_they_are_missing() {
+    use crate::save::data::ContentModRef;
+    use crate::save::validate::validate_with_content;
+    let mut s = vanilla_save();
+    s.meta.content_mods = vec![
+        ContentModRef {
+            id: "berries".into(),
+            version: "1.0.0".into(),
+        },
+        ContentModRef {
+            id: "clubhouse".into(),
+            version: "2.0.0".into(),
+        },
+    ];
+    // A mon of a species only the missing mod had is quarantined, never silently kept.
+    let mut modmon = record("PIDGEY", 20);
+    modmon.species = "BERRYMON".into();
+    s.party.push(modmon);
+    let active = vec![("clubhouse".to_owned(), "2.1.0".to_owned())];
+    let report = validate_with_content(&mut s, &env(), &active);
+    let missing: Vec<(&str, &str)> = report
+        .missing_content_mods
+        .iter()
+        .map(|m| (m.id.as_str(), m.reason))
+        .collect();
+    assert_eq!(
+        missing,
+        vec![("berries", "not_loaded"), ("clubhouse", "other_version")]
+    );
+    assert_eq!(report.lost_mons.len(), 1);
+    assert_eq!(s.orphaned.mons.len(), 1);
+    // With every content mod active, nothing is reported.
+    let mut clean = vanilla_save();
+    clean.meta.content_mods = vec![ContentModRef {
+        id: "clubhouse".into(),
+        version: "2.1.0".into(),
+    }];
+    assert!(validate_with_content(&mut clean, &env(), &active).is_empty());
+    assert!(validate_with_content(&mut clean, &env(), &active)
+        .missing_content_mods
+        .is_empty());
+}

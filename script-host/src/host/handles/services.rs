@@ -181,9 +181,9 @@ pub fn register(engine: &mut Engine) {
         c.0.get(registry, id).is_some()
     });
     engine.register_fn("ids", |c: &mut ContentHandle, registry: &str| {
-        c.0.each(registry)
+        c.0.ids(registry)
             .into_iter()
-            .map(|(id, _)| Dynamic::from(id))
+            .map(Dynamic::from)
             .collect::<Array>()
     });
     engine.register_fn("each", |c: &mut ContentHandle, registry: &str| {

@@ -1,0 +1,464 @@
+//! The freeze-time compile: the merged content registries → the typed tables the game reads
+//! ([`GameContent`]). A registry no mod wrote is not compiled: its embedded table is used as is.
+//! Every problem (a dangling reference, blocks that do not fill a map, a warp to a missing map,
+//! a species no table has) is one [`ContentProblem`] blamed on the mod that last wrote the
+//! record, so the loader can roll that mod back and compile again.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+
+use pallet_api::content::{Content, Registry, BASE_OWNER};
+use pallet_api::value::from_value;
+use pallet_api::Value;
+
+use super::tables::{compile_dataset, dataset_modified};
+use crate::data::{gen1, Dataset};
+use crate::game::{TrainerDef, TRAINERS};
+use crate::world::map::{EncounterSlot, EncounterTable, MapDef};
+use crate::world::{store, GameVersion, MapSet};
+
+/// One problem of the merged content, blamed on `owner` (`"base"`: nobody to roll back).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContentProblem {
+    pub owner: String,
+    pub registry: String,
+    pub id: String,
+    pub message: String,
+}
+
+impl fmt::Display for ContentProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.message)
+    }
+}
+
+/// Problems collected during one compile.
+#[derive(Default, Debug)]
+pub struct Problems(pub Vec<ContentProblem>);
+
+impl Problems {
+    /// A problem with record `id` of `reg`, blamed on its last writer.
+    pub fn blame(&mut self, reg: &Registry, id: &str, message: String) {
+        let owner = reg.last_owner(id).unwrap_or(BASE_OWNER).to_owned();
+        let p = ContentProblem {
+            owner,
+            registry: reg.name().to_owned(),
+            id: id.to_owned(),
+            message,
+        };
+        if !self.0.contains(&p) {
+            self.0.push(p);
+        }
+    }
+}
+
+/// The tables a game plays: the embedded ones, or what the content mods made of them.
+#[derive(Clone, Debug)]
+pub struct GameContent {
+    /// Species, moves, items, type chart (`'static`: the battle loop reads it like `gen1()`).
+    pub data: &'static Dataset,
+    pub maps: MapSet,
+    pub trainers: &'static [TrainerDef],
+    /// The map scripts with every data contribution (`None`: the engine's base handlers).
+    pub scripts: Option<std::rc::Rc<crate::world::map_scripts::MapScriptRegistry>>,
+    /// `(mod id, version)` of every mod whose content shaped these tables (saves record it).
+    pub mods: Vec<(String, String)>,
+}
+
+impl GameContent {
+    /// The embedded tables of `version` (no content mod: nothing is compiled or copied).
+    pub fn embedded(version: GameVersion) -> Result<GameContent, String> {
+        Ok(GameContent {
+            data: gen1(),
+            maps: store::embedded(version)?.clone(),
+            trainers: TRAINERS,
+            scripts: None,
+            mods: Vec::new(),
+        })
+    }
+
+    /// Is this the embedded data (no content mod)?
+    pub fn is_embedded(&self) -> bool {
+        std::ptr::eq(self.data, gen1()) && self.mods.is_empty()
+    }
+}
+
+fn modified(content: &Content, registry: &str) -> bool {
+    content
+        .registry(registry)
+        .is_some_and(Registry::is_modified)
+}
+
+fn leak(s: &str) -> &'static str {
+    Box::leak(s.to_owned().into_boxed_str())
+}
+
+/// Compile the merged view of `content` for `version`. `Err` lists every problem found.
+pub fn compile(
+    version: GameVersion,
+    content: &Content,
+) -> Result<GameContent, Vec<ContentProblem>> {
+    let mut out = GameContent::embedded(version).map_err(|m| {
+        vec![ContentProblem {
+            owner: BASE_OWNER.into(),
+            registry: "maps".into(),
+            id: String::new(),
+            message: m,
+        }]
+    })?;
+    if !content.is_modified() {
+        return Ok(out);
+    }
+    let mut problems = Problems::default();
+    if dataset_modified(content) {
+        out.data = compile_dataset(gen1(), content, &mut problems);
+    }
+    if modified(content, "maps") || modified(content, "encounters") {
+        if let Some(maps) = compile_maps(&out.maps, out.data, content, &mut problems) {
+            out.maps = maps;
+        }
+    } else if dataset_modified(content) {
+        check_encounter_species(out.data, content, &mut problems);
+    }
+    if modified(content, "trainers") || dataset_modified(content) {
+        out.trainers = compile_trainers(out.data, content, &mut problems);
+    }
+    if modified(content, "map_scripts") {
+        out.scripts = Some(std::rc::Rc::new(super::scripts::compile_map_scripts(
+            content,
+            out.data,
+            &out.maps,
+            &mut problems,
+        )));
+    }
+    if problems.0.is_empty() {
+        Ok(out)
+    } else {
+        Err(problems.0)
+    }
+}
+
+const MAP_FIELDS: &[&str] = &[
+    "name", "tileset", "width", "height", "blocks", "outdoor", "music", "warps", "signs", "npcs",
+];
+
+fn encounter_table(
+    data: &Dataset,
+    reg: &Registry,
+    map_id: &str,
+    rec: &Value,
+    problems: &mut Problems,
+) -> Option<EncounterTable> {
+    let grass = rec.get("grass")?;
+    let rate = grass.get("rate").and_then(Value::as_exact_int).unwrap_or(0);
+    let mut slots = Vec::new();
+    for (n, s) in grass
+        .get("slots")
+        .and_then(Value::as_list)
+        .unwrap_or(&[])
+        .iter()
+        .enumerate()
+    {
+        let species = s.get("species").and_then(Value::as_str).unwrap_or("");
+        if data.species_by_name(species).is_none() {
+            problems.blame(
+                reg,
+                map_id,
+                format!(
+                    "encounters.{map_id}.grass.slots[{}].species: {species:?} is not a species",
+                    n + 1
+                ),
+            );
+        }
+        let level = s.get("level").and_then(Value::as_exact_int).unwrap_or(1);
+        slots.push(EncounterSlot {
+            species: species.to_owned(),
+            level: level.clamp(1, 100) as u8,
+        });
+    }
+    Some(EncounterTable {
+        grass_rate: rate.clamp(0, 255) as u8,
+        grass: slots,
+    })
+}
+
+fn check_encounter_species(data: &Dataset, content: &Content, problems: &mut Problems) {
+    let Some(reg) = content.registry("encounters") else {
+        return;
+    };
+    for (id, rec) in reg.each() {
+        encounter_table(data, reg, id, rec, problems);
+    }
+}
+
+fn compile_maps(
+    base: &MapSet,
+    data: &Dataset,
+    content: &Content,
+    problems: &mut Problems,
+) -> Option<MapSet> {
+    let mreg = content.registry("maps")?;
+    let ereg = content.registry("encounters")?;
+    let before = problems.0.len();
+    let mut defs: BTreeMap<String, MapDef> = BTreeMap::new();
+    // Texts a map brings along (`texts = {CONST = "literal"}`) join the text table.
+    let mut texts = (*base.texts).clone();
+    for (id, rec) in mreg.each() {
+        for (k, v) in rec
+            .get("texts")
+            .and_then(Value::as_map)
+            .into_iter()
+            .flatten()
+        {
+            match v.as_str() {
+                Some(t) if crate::world::map::is_text_name(k) => {
+                    texts.insert(k.clone(), t.to_owned());
+                }
+                _ => problems.blame(
+                    mreg,
+                    id,
+                    format!("maps.{id}.texts.{k}: a text constant maps to a string"),
+                ),
+            }
+        }
+    }
+    // A text constant a data map script answers (talk) needs no text of its own.
+    if let Some(sreg) = content.registry("map_scripts") {
+        for (_, list) in sreg.each() {
+            for c in list.as_list().unwrap_or(&[]) {
+                for k in c
+                    .get("talk")
+                    .and_then(Value::as_map)
+                    .into_iter()
+                    .flatten()
+                    .map(|(k, _)| k)
+                {
+                    if crate::world::map::is_text_name(k) {
+                        texts.entry(k.clone()).or_insert_with(|| k.clone());
+                    }
+                }
+            }
+        }
+    }
+    for (id, rec) in mreg.each() {
+        let mut fields: BTreeMap<String, Value> = rec
+            .as_map()
+            .into_iter()
+            .flatten()
+            .filter(|(k, _)| MAP_FIELDS.contains(&k.as_str()))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        fields.insert("id".into(), Value::from(id));
+        fields
+            .entry("name".into())
+            .or_insert_with(|| Value::from(id));
+        fields
+            .entry("tileset".into())
+            .or_insert_with(|| Value::from(""));
+        fields
+            .entry("blocks".into())
+            .or_insert_with(|| Value::List(Vec::new()));
+        if let Some(Value::List(warps)) = fields.get_mut("warps") {
+            for (n, w) in warps.iter_mut().enumerate() {
+                if let Err(m) = normalize_warp(mreg, id, w) {
+                    problems.blame(mreg, id, format!("maps.{id}.warps[{}]: {m}", n + 1));
+                }
+            }
+        }
+        match from_value::<MapDef>(Value::Map(fields)) {
+            Ok(def) => {
+                defs.insert(id.to_owned(), def);
+            }
+            Err(e) => problems.blame(mreg, id, format!("maps.{id}: {e}")),
+        }
+    }
+    for (id, rec) in ereg.each() {
+        let table = encounter_table(data, ereg, id, rec, problems);
+        match defs.get_mut(id) {
+            Some(def) => def.encounters = table,
+            None => problems.blame(
+                ereg,
+                id,
+                format!("encounters.{id}: no map {id} (an encounter table needs its map)"),
+            ),
+        }
+    }
+    for def in defs.values() {
+        if let Err(m) = def.check_local(&base.tilesets, &texts) {
+            blame_map(mreg, ereg, &def.id, m, problems);
+        }
+    }
+    // Links are checked once every map is sound on its own (no echo of a local problem).
+    let locally_sound = problems.0.len() == before;
+    for def in defs.values().filter(|_| locally_sound) {
+        if let Err(m) = def.check_links(&defs, &base.tilesets) {
+            blame_map(mreg, ereg, &def.id, m, problems);
+        }
+    }
+    if problems.0.len() > before {
+        return None;
+    }
+    let mut set = base.clone();
+    set.texts = Arc::new(texts);
+    set.maps = defs.into_iter().map(|(k, v)| (k, Arc::new(v))).collect();
+    if let Err(m) = set.check_start() {
+        problems.blame(mreg, &set.start.map.clone(), m);
+        return None;
+    }
+    Some(set)
+}
+
+/// A warp in the engine's shape: `to` from `destMap` when absent; `toX`/`toY` from the target
+/// map's warp number `destWarp` (0-based) when absent; `facing` defaults to `down`.
+fn normalize_warp(mreg: &Registry, map_id: &str, w: &mut Value) -> Result<(), String> {
+    let Value::Map(m) = w else {
+        return Err("a warp must be a record".into());
+    };
+    if !m.contains_key("to") {
+        let dest = m
+            .get("destMap")
+            .cloned()
+            .ok_or("needs `to` (or `destMap`)")?;
+        m.insert("to".into(), dest);
+    }
+    let to = m.get("to").and_then(Value::as_str).unwrap_or("").to_owned();
+    if to == LAST_MAP {
+        // Back where the player came from: the first map (lexical) with a warp into this one,
+        // landing on that warp's cell.
+        let (from, x, y) = mreg
+            .each()
+            .find_map(|(other, rec)| {
+                let warps = rec.get("warps")?.as_list()?;
+                warps.iter().find_map(|w| {
+                    let dest = w.get("to").or_else(|| w.get("destMap"))?.as_str()?;
+                    if dest != map_id || other == map_id {
+                        return None;
+                    }
+                    Some((other.to_owned(), w.get("x")?.clone(), w.get("y")?.clone()))
+                })
+            })
+            .ok_or_else(|| format!("LAST_MAP: no map has a warp into {map_id}"))?;
+        m.insert("to".into(), Value::from(from));
+        m.insert("toX".into(), x);
+        m.insert("toY".into(), y);
+    }
+    if !m.contains_key("toX") || !m.contains_key("toY") {
+        let k = m.get("destWarp").and_then(Value::as_exact_int).unwrap_or(0);
+        let target = mreg
+            .get(&to)
+            .and_then(|t| t.get("warps"))
+            .and_then(Value::as_list)
+            .and_then(|l| l.get(usize::try_from(k).ok()?))
+            .cloned()
+            .ok_or_else(|| format!("needs `toX`/`toY`, or a warp {k} on {to}"))?;
+        for (from, key) in [("x", "toX"), ("y", "toY")] {
+            let v = target.get(from).cloned().unwrap_or(Value::Int(0));
+            m.entry(key.to_owned()).or_insert(v);
+        }
+    }
+    m.entry("facing".to_owned())
+        .or_insert_with(|| Value::from("down"));
+    m.remove("destMap");
+    m.remove("destWarp");
+    Ok(())
+}
+
+/// A warp target meaning "the map the player came from" (resolved at compile time).
+pub const LAST_MAP: &str = "LAST_MAP";
+
+/// A map problem goes to whoever last wrote the map, else its encounter table.
+fn blame_map(mreg: &Registry, ereg: &Registry, id: &str, m: String, problems: &mut Problems) {
+    if mreg.last_owner(id).is_none() && ereg.last_owner(id).is_some() {
+        problems.blame(ereg, id, m);
+    } else {
+        problems.blame(mreg, id, m);
+    }
+}
+
+fn compile_trainers(
+    data: &Dataset,
+    content: &Content,
+    problems: &mut Problems,
+) -> &'static [TrainerDef] {
+    let Some(reg) = content.registry("trainers") else {
+        return TRAINERS;
+    };
+    let mut out = Vec::new();
+    for (class, rec) in reg.each() {
+        let name = rec.get("name").and_then(Value::as_str).unwrap_or(class);
+        let map = rec.get("map").and_then(Value::as_str).unwrap_or("");
+        let base_money = rec
+            .get("baseMoney")
+            .and_then(Value::as_exact_int)
+            .unwrap_or(0)
+            .clamp(0, 9999) as u32;
+        let (class, name, map) = (leak(class), leak(name), leak(map));
+        let parties = rec.get("parties").and_then(Value::as_list).unwrap_or(&[]);
+        for (index, party) in parties.iter().enumerate() {
+            let mut mons = Vec::new();
+            for (n, m) in party.as_list().unwrap_or(&[]).iter().enumerate() {
+                let species = m.get("species").and_then(Value::as_str).unwrap_or("");
+                if data.species_by_name(species).is_none() {
+                    problems.blame(
+                        reg,
+                        class,
+                        format!(
+                            "trainers.{class}.parties[{}][{}].species: {species:?} is not a species",
+                            index + 1,
+                            n + 1
+                        ),
+                    );
+                    continue;
+                }
+                let level = m.get("level").and_then(Value::as_exact_int).unwrap_or(1);
+                mons.push((leak(species), level.clamp(1, 100) as u8));
+            }
+            out.push(TrainerDef {
+                class,
+                index: index as u16,
+                name,
+                map,
+                party: Box::leak(mons.into_boxed_slice()),
+                base_money,
+            });
+        }
+    }
+    Box::leak(out.into_boxed_slice())
+}
+
+/// The engine game of an api version (`None`: not an active game, e.g. Gold).
+pub fn engine_version(v: pallet_api::catalog::common::GameVersion) -> Option<GameVersion> {
+    use pallet_api::catalog::common::GameVersion as Api;
+    match v {
+        Api::Red => Some(GameVersion::Red),
+        Api::Blue => Some(GameVersion::Blue),
+        Api::Yellow => Some(GameVersion::Yellow),
+        _ => None,
+    }
+}
+
+/// What the loader's freeze-time check compiled (shared between the check and its caller).
+pub type CompiledSlot = std::rc::Rc<std::cell::RefCell<Option<GameContent>>>;
+
+/// The loader's content check for `version`: compiles the merged view (only when some mod
+/// wrote content), keeps the result in the returned slot, and reports every problem blamed on
+/// its mod (the loader rolls it back and asks again).
+pub fn loader_check(version: GameVersion) -> (pallet_api::loader::ContentCheck, CompiledSlot) {
+    let slot: CompiledSlot = Default::default();
+    let out = slot.clone();
+    let check = Box::new(move |content: &Content| match compile(version, content) {
+        Ok(c) => {
+            *slot.borrow_mut() = Some(c);
+            Vec::new()
+        }
+        Err(problems) => {
+            *slot.borrow_mut() = None;
+            problems
+                .into_iter()
+                .map(|p| (p.owner, format!("content: {}", p.message)))
+                .collect()
+        }
+    });
+    (check, out)
+}
