@@ -13,10 +13,10 @@ use std::time::Duration;
 
 use pallet_api::Runtime;
 use pallet_engine::battle::random::{
-    headless_battle, play_random, random_team, stream_seed, MAX_TURNS,
+    headless_battle_in, play_random, random_team, stream_seed, MAX_TURNS,
 };
 use pallet_engine::battle::teams::import_team;
-use pallet_engine::battle::BattleResult;
+use pallet_engine::battle::{BattleMode, BattleResult};
 use pallet_engine::data::{self, Dataset};
 use pallet_engine::pokemon::Pokemon;
 use pallet_engine::rng::Rng;
@@ -48,6 +48,28 @@ pub struct BattleArgs {
     /// Rounds after which a battle is called a draw.
     #[arg(long, default_value_t = MAX_TURNS, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_turns: u32,
+    /// Rule set: `link` (both sides are link players, symmetric in every rule; a simultaneous
+    /// last faint is a draw) or `game` (the cartridge's single-player rules: p1 is the player,
+    /// p2 the in-game enemy).
+    #[arg(long, value_enum, default_value_t = ModeArg::Link)]
+    pub mode: ModeArg,
+}
+
+/// `--mode` values.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ModeArg {
+    #[default]
+    Link,
+    Game,
+}
+
+impl From<ModeArg> for BattleMode {
+    fn from(m: ModeArg) -> BattleMode {
+        match m {
+            ModeArg::Link => BattleMode::Link,
+            ModeArg::Game => BattleMode::Game,
+        }
+    }
 }
 
 /// Totals of a run (also the `--json` object, keys in this order).
@@ -96,6 +118,7 @@ fn run_one(
     seed: u64,
     index: u64,
     max_turns: u32,
+    mode: BattleMode,
 ) -> Totals {
     let s = stream_seed(seed, index);
     let mut team_rng = Rng::new(s);
@@ -107,7 +130,7 @@ fn run_one(
         .p2
         .clone()
         .unwrap_or_else(|| random_team(data, &mut team_rng, 6));
-    let mut battle = headless_battle(data, p1, p2, Rng::new(s ^ 0xB477_1E00_0000_0001));
+    let mut battle = headless_battle_in(data, p1, p2, Rng::new(s ^ 0xB477_1E00_0000_0001), mode);
     let mut chooser = Rng::new(s ^ 0xC400_5E00_0000_0002);
     let out = play_random(&mut battle, rt, &mut chooser, max_turns);
     let mut t = Totals {
@@ -130,6 +153,7 @@ pub struct Batch {
     pub count: u64,
     pub jobs: u64,
     pub max_turns: u32,
+    pub mode: BattleMode,
     /// Fixed teams (`None` = a random team of six per battle).
     pub p1: Option<Vec<Pokemon>>,
     pub p2: Option<Vec<Pokemon>>,
@@ -142,6 +166,7 @@ pub fn run_batch(data: &'static Dataset, batch: Batch, progress: &AtomicU64) -> 
         count,
         jobs,
         max_turns,
+        mode,
         p1,
         p2,
     } = batch;
@@ -162,7 +187,7 @@ pub fn run_batch(data: &'static Dataset, batch: Batch, progress: &AtomicU64) -> 
                         }
                         let end = (start + CHUNK).min(count);
                         for i in start..end {
-                            local.merge(&run_one(data, &rt, &teams, seed, i, max_turns));
+                            local.merge(&run_one(data, &rt, &teams, seed, i, max_turns, mode));
                         }
                         progress.fetch_add(end - start, Ordering::Relaxed);
                     }
@@ -235,6 +260,7 @@ pub fn run(args: BattleArgs) -> i32 {
             count: args.count,
             jobs: args.jobs,
             max_turns: args.max_turns,
+            mode: args.mode.into(),
             p1,
             p2,
         };

@@ -29,6 +29,10 @@ pub struct CalcArgs {
     /// Every stat experience value of both mons (0..=65535; Showdown's default EVs match 65535).
     #[arg(long, default_value_t = u16::MAX)]
     pub statexp: u16,
+    /// Rule set: `link` (crits read both sides' full stats) or `game` (the attacker is the
+    /// player, the defender the in-game enemy whose crit stats lose their stat experience).
+    #[arg(long, value_enum, default_value_t = crate::cmd_battle::ModeArg::Link)]
+    pub mode: crate::cmd_battle::ModeArg,
     /// Print `{"rolls":[…]}`.
     #[arg(long)]
     pub json: bool,
@@ -58,6 +62,7 @@ pub fn run(args: CalcArgs) -> i32 {
         crit: args.crit,
         dv: args.dv,
         stat_exp: args.statexp,
+        mode: args.mode.into(),
     };
     let rolls = match damage_rolls(data, &input) {
         Ok(r) => r,

@@ -218,3 +218,35 @@ fn calc_unknown_names_and_bad_args_exit_2() {
         assert!(o.stdout.is_empty());
     }
 }
+
+#[test]
+fn battle_modes_and_draws() {
+    let dir = std::env::temp_dir().join(format!("pallet-battle-mode-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let boom = dir.join("boom.txt");
+    std::fs::write(&boom, "Electrode\n- Explosion\n").unwrap();
+    let b = boom.to_str().unwrap();
+    let run = |mode: Option<&str>| {
+        let mut args = vec![
+            "battle", "--seed", "5", "--count", "400", "--p1", b, "--p2", b, "--json",
+        ];
+        if let Some(m) = mode {
+            args.extend(["--mode", m]);
+        }
+        json(&pallet(&args))
+    };
+    // Link battles are the default; an Explosion that KOs the last foe is a draw.
+    let link = run(None);
+    assert_eq!(link, run(Some("link")));
+    assert!(link["draws"].as_u64().unwrap() > 40, "{link}");
+    // Game battles: the player's blackout comes last, so no simultaneous faint is a draw.
+    let game = run(Some("game"));
+    assert_eq!(game["draws"], 0, "{game}");
+    assert_eq!(
+        game["p1_wins"].as_u64().unwrap() + game["p2_wins"].as_u64().unwrap(),
+        400
+    );
+    let o = pallet(&["battle", "--mode", "arcade"]);
+    assert_eq!(o.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -13,7 +13,7 @@ use crate::pokemon::{Dvs, Pokemon, StatExp};
 
 use super::source::ScriptedRng;
 use super::state::CurMove;
-use super::{Battle, BattleKind, Side};
+use super::{Battle, BattleKind, BattleMode, Side};
 
 /// The random factors, in order.
 pub const FACTORS: std::ops::RangeInclusive<u8> = 217..=255;
@@ -31,6 +31,9 @@ pub struct CalcInput {
     pub dv: u8,
     /// Every stat experience value of both mons.
     pub stat_exp: u16,
+    /// Link (both sides' crits read party stats) or game rules (the attacker is the player, the
+    /// defender the enemy: a crit recomputes the defender's stat without stat experience).
+    pub mode: BattleMode,
 }
 
 /// A move whose damage does not come from a roll of the damage formula.
@@ -119,6 +122,7 @@ pub fn damage_rolls(data: &'static Dataset, input: &CalcInput) -> Result<Vec<u16
         ScriptedRng::new(&[]),
     );
     base.set_record_rows(false);
+    base.set_mode(input.mode);
     base.bat_mut(Side::Player).cur = CurMove {
         id: md_id(md.num),
         effect: md.effect,
@@ -174,6 +178,7 @@ mod tests {
             crit,
             dv: 15,
             stat_exp: 0,
+            mode: BattleMode::Link,
         }
     }
 

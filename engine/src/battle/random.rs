@@ -83,7 +83,7 @@ pub fn known_moves(data: &Dataset, species: SpeciesId, level: u8) -> Vec<MoveId>
 
 use pallet_api::Runtime;
 
-use super::{Action, Battle, BattleKind, BattleResult, BattleStyle, Phase, Side};
+use super::{Action, Battle, BattleKind, BattleMode, BattleResult, BattleStyle, Phase, Side};
 
 /// Rounds after which a random battle is called a draw (two Ghosts that can only Struggle at
 /// each other never finish).
@@ -92,8 +92,8 @@ pub const MAX_TURNS: u32 = 1000;
 /// How a headless battle ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlayOutcome {
-    /// `Win` = side 1 (the player side) won, `Lose` = side 2 won, `Draw` for double knock-outs
-    /// and battles stopped at [`MAX_TURNS`].
+    /// `Win` = side 1 (the player side) won, `Lose` = side 2 won, `Draw` for a simultaneous
+    /// last faint in a link battle and battles stopped at [`MAX_TURNS`].
     pub result: BattleResult,
     pub turns: u32,
 }
@@ -116,10 +116,22 @@ pub fn headless_battle(
     p2: Vec<Pokemon>,
     rng: Rng,
 ) -> Battle<Rng> {
+    headless_battle_in(data, p1, p2, rng, BattleMode::Link)
+}
+
+/// [`headless_battle`] under `mode`'s rules ([`BattleMode::Game`]: side 1 is the player, side 2
+/// the in-game enemy; both still choose uniformly at random in [`play_random`]).
+pub fn headless_battle_in(
+    data: &'static Dataset,
+    p1: Vec<Pokemon>,
+    p2: Vec<Pokemon>,
+    rng: Rng,
+    mode: BattleMode,
+) -> Battle<Rng> {
     let mut b = Battle::new(data, headless_kind(), p1, p2, rng);
     b.set_record_rows(false);
     b.set_style(BattleStyle::Set);
-    b.set_link_rules(true);
+    b.set_mode(mode);
     b.set_turn_limit(Some(MAX_TURNS));
     b
 }
