@@ -154,7 +154,7 @@ fn calc_hand_computed_case() {
     want.extend(std::iter::repeat_n(6, 36));
     want.push(7);
     assert_eq!(rolls, want);
-    // Plain output: the same numbers, space-separated.
+    // Plain output: the description line, then the rolls.
     let o = pallet(&[
         "calc",
         "rattata",
@@ -167,11 +167,153 @@ fn calc_hand_computed_case() {
         "--statexp",
         "0",
     ]);
-    let plain: Vec<u64> = stdout(&o)
+    let text = stdout(&o);
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "Rattata Tackle vs. Pidgey: 5-7 (25 - 35%) -- 0.2% chance to 3HKO",
+        "{text}"
+    );
+    let plain: Vec<u64> = lines
+        .next()
+        .unwrap()
+        .strip_prefix("rolls")
+        .unwrap()
         .split_whitespace()
         .map(|n| n.parse().unwrap())
         .collect();
     assert_eq!(plain, want);
+    assert!(lines.next().unwrap().starts_with("crit rolls  8 8 "));
+}
+
+#[test]
+fn calc_report_sets_stages_screens_and_modes() {
+    // The example shape: Tauros Body Slam vs. Chansey, both DV 15 / max stat exp.
+    let o = pallet(&["calc", "Tauros", "Chansey", "Body Slam", "--json"]);
+    let v = json(&o);
+    assert_eq!(
+        v["desc"],
+        "Tauros Body Slam vs. Chansey: 251-295 (35.7 - 41.9%) -- guaranteed 3HKO"
+    );
+    for key in [
+        "mode",
+        "attacker",
+        "defender",
+        "move",
+        "move_type",
+        "power",
+        "category",
+        "fixed_damage",
+        "hit_range",
+        "hits",
+        "crit",
+        "reflect",
+        "light_screen",
+        "rolls",
+        "crit_rolls",
+        "min",
+        "max",
+        "defender_hp",
+        "min_percent",
+        "max_percent",
+        "ko",
+        "desc",
+    ] {
+        assert!(v.get(key).is_some(), "{key}: {v}");
+    }
+    assert_eq!(v["mode"], "link");
+    assert_eq!(v["defender_hp"], 703);
+    assert_eq!(v["ko"]["n"], 3);
+    assert_eq!(v["rolls"].as_array().unwrap().len(), 39);
+    let o = pallet(&[
+        "calc",
+        "Tauros",
+        "Chansey",
+        "Body Slam",
+        "--attacker-stages",
+        "atk=+2",
+        "--burned",
+        "--reflect",
+        "--json",
+    ]);
+    let d = json(&o)["desc"].as_str().unwrap().to_string();
+    assert!(
+        d.starts_with("+2 burned Tauros Body Slam vs. Chansey through Reflect: "),
+        "{d}"
+    );
+    // A crit ignores all three.
+    let o = pallet(&[
+        "calc",
+        "Tauros",
+        "Chansey",
+        "Body Slam",
+        "--attacker-stages",
+        "atk=+2",
+        "--burned",
+        "--reflect",
+        "--crit",
+        "--json",
+    ]);
+    let c = json(&o);
+    assert!(c["desc"]
+        .as_str()
+        .unwrap()
+        .starts_with("Tauros Body Slam vs. Chansey on a critical hit: 490-576"));
+    // Game mode: the defender's crit stat loses its stat exp, so crits hit harder.
+    let g = json(&pallet(&[
+        "calc",
+        "Tauros",
+        "Chansey",
+        "Body Slam",
+        "--crit",
+        "--mode",
+        "game",
+        "--json",
+    ]));
+    assert!(g["min"].as_u64() > c["min"].as_u64(), "{g} {c}");
+    // Multi-hit: totals are the per-hit roll times the hits.
+    let m = json(&pallet(&[
+        "calc",
+        "Cloyster",
+        "Chansey",
+        "Spike Cannon",
+        "--hits",
+        "5",
+        "--json",
+    ]));
+    assert_eq!(m["hits"], 5);
+    assert_eq!(
+        m["min"].as_u64().unwrap(),
+        5 * m["rolls"][0].as_u64().unwrap()
+    );
+    // A Showdown set as input.
+    let dir = std::env::temp_dir().join(format!("pallet-calc-set-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let set = dir.join("tauros.txt");
+    std::fs::write(
+        &set,
+        "Tauros\nLevel: 50\nEVs: 0 Atk\nIVs: 0 Atk\n- Body Slam\n",
+    )
+    .unwrap();
+    let arg = format!("@{}", set.display());
+    let s = json(&pallet(&["calc", &arg, "Chansey", "Body Slam", "--json"]));
+    assert_eq!(s["attacker"]["level"], 50);
+    assert_eq!(s["attacker"]["dvs"][0], 0);
+    assert_eq!(s["attacker"]["stat_exp"][1], 0);
+    assert!(s["desc"]
+        .as_str()
+        .unwrap()
+        .starts_with("Lvl 50 Tauros Body Slam vs. Chansey: "));
+    let o = pallet(&[
+        "calc",
+        "Tauros",
+        "Chansey",
+        "Body Slam",
+        "--attacker-stages",
+        "atk=+9",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -179,7 +321,9 @@ fn calc_names_and_no_effect() {
     let a = stdout(&pallet(&["calc", "Mr. Mime", "MR_MIME", "psychic"]));
     let b = stdout(&pallet(&["calc", "mrmime", "Mr Mime", "PSYCHIC_M"]));
     assert_eq!(a, b);
-    assert_eq!(a.split_whitespace().count(), 39);
+    assert!(a.starts_with("Mr. Mime Psychic vs. Mr. Mime: "), "{a}");
+    let rolls = a.lines().nth(1).unwrap().strip_prefix("rolls").unwrap();
+    assert_eq!(rolls.split_whitespace().count(), 39);
     let o = pallet(&["calc", "rattata", "gastly", "tackle", "--json"]);
     assert_eq!(json(&o)["rolls"], serde_json::json!([0]));
     let o = pallet(&["calc", "rattata", "pidgey", "growl", "--json"]);
