@@ -16,7 +16,7 @@ use pallet_engine::battle::random::{
     headless_battle_in, play_random, random_team, stream_seed, MAX_TURNS,
 };
 use pallet_engine::battle::teams::import_team;
-use pallet_engine::battle::{BattleMode, BattleResult};
+use pallet_engine::battle::{Battle, BattleMode, BattleResult};
 use pallet_engine::data::{self, Dataset};
 use pallet_engine::pokemon::Pokemon;
 use pallet_engine::rng::Rng;
@@ -53,6 +53,9 @@ pub struct BattleArgs {
     /// p2 the in-game enemy).
     #[arg(long, value_enum, default_value_t = ModeArg::Link)]
     pub mode: ModeArg,
+    /// Write battle 0 of the run (the first) as a Pokémon Showdown protocol log to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
 }
 
 /// `--mode` values.
@@ -110,16 +113,14 @@ fn load_team(data: &Dataset, path: &PathBuf) -> Result<Vec<Pokemon>, String> {
     import_team(data, &text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// Run battle `index` of the run seeded `seed`; returns its contribution to the totals.
-fn run_one(
+/// Battle `index` of the run seeded `seed` and its choice stream, ready to play.
+fn setup(
     data: &'static Dataset,
-    rt: &Runtime,
     teams: &Teams,
     seed: u64,
     index: u64,
-    max_turns: u32,
     mode: BattleMode,
-) -> Totals {
+) -> (Battle<Rng>, Rng) {
     let s = stream_seed(seed, index);
     let mut team_rng = Rng::new(s);
     let p1 = teams
@@ -130,8 +131,36 @@ fn run_one(
         .p2
         .clone()
         .unwrap_or_else(|| random_team(data, &mut team_rng, 6));
-    let mut battle = headless_battle_in(data, p1, p2, Rng::new(s ^ 0xB477_1E00_0000_0001), mode);
-    let mut chooser = Rng::new(s ^ 0xC400_5E00_0000_0002);
+    let battle = headless_battle_in(data, p1, p2, Rng::new(s ^ 0xB477_1E00_0000_0001), mode);
+    (battle, Rng::new(s ^ 0xC400_5E00_0000_0002))
+}
+
+/// Battle 0 of the run as a Showdown protocol log (see [`crate::battle_log`]).
+pub fn battle_log(
+    data: &'static Dataset,
+    p1: Option<Vec<Pokemon>>,
+    p2: Option<Vec<Pokemon>>,
+    seed: u64,
+    mode: BattleMode,
+    max_turns: u32,
+) -> String {
+    let teams = Teams { p1, p2 };
+    let (mut battle, mut chooser) = setup(data, &teams, seed, 0, mode);
+    let rt = Runtime::default();
+    crate::battle_log::play_logged(data, &mut battle, &rt, &mut chooser, max_turns).0
+}
+
+/// Run battle `index` of the run seeded `seed`; returns its contribution to the totals.
+fn run_one(
+    data: &'static Dataset,
+    rt: &Runtime,
+    teams: &Teams,
+    seed: u64,
+    index: u64,
+    max_turns: u32,
+    mode: BattleMode,
+) -> Totals {
+    let (mut battle, mut chooser) = setup(data, teams, seed, index, mode);
     let out = play_random(&mut battle, rt, &mut chooser, max_turns);
     let mut t = Totals {
         battles: 1,
@@ -252,6 +281,20 @@ pub fn run(args: BattleArgs) -> i32 {
             return 2;
         }
     };
+    if let Some(path) = &args.log {
+        let log = battle_log(
+            data,
+            p1.clone(),
+            p2.clone(),
+            args.seed,
+            args.mode.into(),
+            args.max_turns,
+        );
+        if let Err(e) = std::fs::write(path, log) {
+            eprintln!("pallet battle: {}: {e}", path.display());
+            return 1;
+        }
+    }
     let progress = AtomicU64::new(0);
     let show = std::io::stderr().is_terminal() && args.count > 0;
     let totals = std::thread::scope(|scope| {

@@ -394,3 +394,94 @@ fn battle_modes_and_draws() {
     assert_eq!(o.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn battle_log_is_showdown_protocol_of_battle_zero() {
+    let dir = std::env::temp_dir().join(format!("pallet-battle-log-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (p1, p2, boom) = (dir.join("p1.txt"), dir.join("p2.txt"), dir.join("boom.txt"));
+    std::fs::write(
+        &p1,
+        "Tauros\n- Body Slam\n- Hyper Beam\n- Earthquake\n- Blizzard\n",
+    )
+    .unwrap();
+    std::fs::write(
+        &p2,
+        "Chansey\n- Ice Beam\n- Thunderbolt\n- Thunder Wave\n- Soft-Boiled\n",
+    )
+    .unwrap();
+    std::fs::write(&boom, "Electrode\n- Explosion\n").unwrap();
+    let log = dir.join("battle.log");
+    for (a, b, seed) in [(&p1, &p2, "3"), (&p2, &p1, "4"), (&boom, &boom, "5")] {
+        let args = [
+            "battle",
+            "--seed",
+            seed,
+            "--count",
+            "1",
+            "--p1",
+            a.to_str().unwrap(),
+            "--p2",
+            b.to_str().unwrap(),
+            "--json",
+        ];
+        let plain = json(&pallet(&args));
+        let mut with_log = args.to_vec();
+        with_log.extend(["--log", log.to_str().unwrap()]);
+        // Logging does not change the battle.
+        assert_eq!(json(&pallet(&with_log)), plain);
+        let text = std::fs::read_to_string(&log).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines.iter().all(|l| l.starts_with('|')), "{text}");
+        assert!(
+            text.starts_with("|player|p1|P1|\n|player|p2|P2|\n"),
+            "{text}"
+        );
+        assert!(text.contains("|gen|1\n"));
+        assert!(text.contains("|switch|p1a: "), "{text}");
+        assert!(text.contains("|switch|p2a: "), "{text}");
+        assert!(
+            text.contains("|move|p1a: ") || text.contains("|move|p2a: "),
+            "{text}"
+        );
+        assert!(text.contains("|-damage|"), "{text}");
+        assert!(text.contains("|faint|"), "{text}");
+        let turns = lines.iter().filter(|l| l.starts_with("|turn|")).count() as u64;
+        assert_eq!(turns, plain["turns"].as_u64().unwrap(), "{text}");
+        let last = *lines.last().unwrap();
+        let want = if plain["p1_wins"] == 1 {
+            "|win|P1"
+        } else if plain["p2_wins"] == 1 {
+            "|win|P2"
+        } else {
+            "|tie"
+        };
+        assert_eq!(last, want, "{text}");
+    }
+    // Names in Showdown's spelling, HP exact; an unwritable log file fails the run (exit 1).
+    let o = pallet(&[
+        "battle",
+        "--seed",
+        "3",
+        "--p1",
+        p1.to_str().unwrap(),
+        "--p2",
+        p2.to_str().unwrap(),
+        "--log",
+        log.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains("|move|p1a: Tauros|"), "{text}");
+    assert!(
+        text.contains("|switch|p2a: Chansey|Chansey, L100|703/703"),
+        "{text}"
+    );
+    let o = pallet(&[
+        "battle",
+        "--log",
+        dir.join("no/such/dir.log").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let _ = std::fs::remove_dir_all(&dir);
+}
