@@ -15,7 +15,7 @@ use pallet_api::Runtime;
 use pallet_engine::battle::random::{
     headless_battle_in, play_random, random_team, stream_seed, MAX_TURNS,
 };
-use pallet_engine::battle::teams::import_team;
+use pallet_engine::battle::team_check::check_team;
 use pallet_engine::battle::{Battle, BattleMode, BattleResult};
 use pallet_engine::data::{self, Dataset};
 use pallet_engine::pokemon::Pokemon;
@@ -108,9 +108,23 @@ struct Teams {
     p2: Option<Vec<Pokemon>>,
 }
 
+/// Read and check a team file: every problem at once (one line each), warnings for what Gen 1
+/// does not have (printed to stderr, the team is still used).
 fn load_team(data: &Dataset, path: &PathBuf) -> Result<Vec<Pokemon>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    import_team(data, &text).map_err(|e| format!("{}: {e}", path.display()))
+    let check = check_team(data, &text);
+    for w in &check.warnings {
+        eprintln!("pallet battle: warning: {}: {w}", path.display());
+    }
+    match check.team {
+        Some(team) => Ok(team),
+        None => Err(check
+            .errors
+            .iter()
+            .map(|e| format!("{}: {e}", path.display()))
+            .collect::<Vec<_>>()
+            .join("\npallet battle: ")),
+    }
 }
 
 /// Battle `index` of the run seeded `seed` and its choice stream, ready to play.

@@ -103,6 +103,37 @@ fn battle_text_output_and_team_files() {
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("line 3: unknown move `Kamehameha`"), "{err}");
+    // Every problem at once, with suggestions; Gen 1-less fields are warnings only.
+    std::fs::write(
+        &bad,
+        "Pikachu @ Light Ball\nAbility: Static\n- Thunderbolt\n\nCharizrd\n- Flamethrower\n- Hyperbeem\n",
+    )
+    .unwrap();
+    let o = pallet(&["battle", "--p1", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("line 5: unknown species `Charizrd` (did you mean `Charizard`?)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("line 7: unknown move `Hyperbeem` (did you mean `Hyper Beam`?)"),
+        "{err}"
+    );
+    assert!(err.contains("warning: "), "{err}");
+    std::fs::write(
+        &bad,
+        "Pikachu @ Light Ball\nAbility: Static\n- Thunderbolt\n",
+    )
+    .unwrap();
+    let o = pallet(&["battle", "--p1", bad.to_str().unwrap(), "--json"]);
+    assert!(o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("line 1: Gen 1 has no held items; `@ Light Ball` is ignored"),
+        "{err}"
+    );
+    assert!(err.contains("line 2: Gen 1 has no abilities"), "{err}");
     let o = pallet(&["battle", "--p2", dir.join("missing.txt").to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);

@@ -32,6 +32,7 @@ pub mod rows;
 mod sites;
 pub mod source;
 pub mod state;
+pub mod team_check;
 pub mod teams;
 
 #[cfg(test)]
