@@ -60,6 +60,55 @@ pub fn random_mon(data: &Dataset, rng: &mut Rng) -> Pokemon {
     mon
 }
 
+/// The moves a pkmn/engine-style random mon draws from: every move but Struggle (164 in Gen 1).
+pub fn pkmn_move_pool(data: &Dataset) -> Vec<MoveId> {
+    const STRUGGLE: u16 = 165;
+    data.moves
+        .iter()
+        .filter(|m| m.num != 0 && m.num != STRUGGLE)
+        .map(|m| MoveId(m.num))
+        .collect()
+}
+
+/// A team built the way pkmn/engine's benchmark builds one: uniformly random species, four
+/// distinct moves drawn uniformly from the 164 that are not Struggle (learnsets ignored),
+/// level 100, every DV 15, maximum stat experience, full HP and PP (three PP Ups, as Showdown).
+pub fn pkmn_team(data: &Dataset, rng: &mut Rng, size: usize) -> Vec<Pokemon> {
+    let pool = pkmn_move_pool(data);
+    let count = data.species.len().clamp(1, usize::from(u16::MAX)) as u32;
+    (0..size.clamp(1, PARTY_CAPACITY))
+        .map(|_| {
+            let species = SpeciesId(rng.below(count) as u16);
+            let mut mon = Pokemon::new(data, species, 100, Dvs::uniform(15));
+            let mut picks: Vec<MoveId> = Vec::with_capacity(MOVE_SLOTS);
+            while picks.len() < MOVE_SLOTS.min(pool.len()) {
+                let m = pool[rng.below(pool.len() as u32) as usize];
+                if !picks.contains(&m) {
+                    picks.push(m);
+                }
+            }
+            mon.moves = [None; MOVE_SLOTS];
+            for (slot, m) in picks.iter().enumerate() {
+                mon.moves[slot] = Some(*m);
+            }
+            mon.pp_ups = [3; MOVE_SLOTS];
+            for slot in 0..MOVE_SLOTS {
+                mon.pp[slot] = mon.max_pp(data, slot).unwrap_or(0);
+            }
+            mon.stat_exp = crate::pokemon::StatExp {
+                hp: u16::MAX,
+                atk: u16::MAX,
+                def: u16::MAX,
+                spe: u16::MAX,
+                spc: u16::MAX,
+            };
+            mon.recompute_stats(data);
+            mon.hp = mon.stats.max_hp;
+            mon
+        })
+        .collect()
+}
+
 /// Every move `species` knows by `level`: level-1 moves then learnset moves, without
 /// duplicates, in that order.
 pub fn known_moves(data: &Dataset, species: SpeciesId, level: u8) -> Vec<MoveId> {
@@ -228,6 +277,28 @@ mod tests {
                 assert_eq!(m.pp[slot], data.move_data(*mv).pp);
             }
         }
+    }
+
+    #[test]
+    fn pkmn_teams_are_built_like_pkmn_engines() {
+        let data = gen1();
+        assert_eq!(pkmn_move_pool(data).len(), 164);
+        let t = pkmn_team(data, &mut Rng::new(3), 6);
+        assert_eq!(t.len(), 6);
+        for m in &t {
+            assert_eq!(m.level, 100);
+            assert_eq!(m.dvs, Dvs::uniform(15));
+            assert_eq!(m.stat_exp.spc, u16::MAX);
+            assert_eq!(m.hp, m.stats.max_hp);
+            let moves: Vec<MoveId> = m.moves.iter().flatten().copied().collect();
+            assert_eq!(moves.len(), 4);
+            assert!(!moves.contains(&MoveId(165)));
+            for (i, mv) in moves.iter().enumerate() {
+                assert!(!moves[..i].contains(mv));
+                assert_eq!(m.pp[i], m.max_pp(data, i).unwrap());
+            }
+        }
+        assert_eq!(t, pkmn_team(data, &mut Rng::new(3), 6));
     }
 
     #[test]
