@@ -8,6 +8,11 @@
 //!
 //! Run it twice: `cargo bench -p pallet-benches --bench battle_hot_loop` (hook sites compiled
 //! in, the default) and with `--no-default-features` (sites compiled out).
+//!
+//! `pkmn_teams` plays teams built the way pkmn/engine's benchmark builds them
+//! (`battle::random::pkmn_team`: random species, four random moves of the 164 that are not
+//! Struggle, level 100, DV 15, max stat exp), so its ns/turn compares with that engine. The
+//! timed pass uses the default teams unless `BATTLE_HOT_LOOP_TEAMS=pkmn`.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -15,7 +20,7 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use pallet_api::Runtime;
 use pallet_engine::battle::random::{
-    headless_battle, play_random, random_team, stream_seed, MAX_TURNS,
+    headless_battle, pkmn_team, play_random, random_team, stream_seed, MAX_TURNS,
 };
 use pallet_engine::data::{self, Dataset};
 use pallet_engine::rng::Rng;
@@ -36,6 +41,19 @@ fn prepare(data: &Dataset, start: u64) -> Vec<Prepared> {
             let mut r = Rng::new(seed);
             let p1 = random_team(data, &mut r, 6);
             let p2 = random_team(data, &mut r, 6);
+            Prepared { p1, p2, seed }
+        })
+        .collect()
+}
+
+/// [`prepare`] with pkmn/engine-style teams.
+fn prepare_pkmn(data: &Dataset, start: u64) -> Vec<Prepared> {
+    (start..start + BATCH)
+        .map(|i| {
+            let seed = stream_seed(0x9E3B, i);
+            let mut r = Rng::new(seed);
+            let p1 = pkmn_team(data, &mut r, 6);
+            let p2 = pkmn_team(data, &mut r, 6);
             Prepared { p1, p2, seed }
         })
         .collect()
@@ -64,11 +82,17 @@ fn bench(c: &mut Criterion) {
     // A timed pass over 20 batches for the ns/turn figure (and the turns-per-battle average).
     // On a shared machine wall time includes waiting for a core, so the thread's own CPU time
     // (Linux `/proc/thread-self/schedstat`, when readable) is reported too.
+    let pkmn = std::env::var("BATTLE_HOT_LOOP_TEAMS").is_ok_and(|v| v == "pkmn");
+    let teams = if pkmn { "pkmn teams" } else { "random teams" };
     let mut turns = 0u64;
     let mut elapsed = Duration::ZERO;
     let mut cpu = Some(0u64);
     for k in 0..20 {
-        let batch = prepare(data, 1_000_000 + k * BATCH);
+        let batch = if pkmn {
+            prepare_pkmn(data, 1_000_000 + k * BATCH)
+        } else {
+            prepare(data, 1_000_000 + k * BATCH)
+        };
         let c0 = thread_cpu_ns();
         let t = Instant::now();
         turns += play_batch(data, &rt, batch);
@@ -82,14 +106,15 @@ fn bench(c: &mut Criterion) {
     let per = |ns: f64| (ns / turns as f64, battles as f64 / (ns / 1e9));
     let (wall_turn, wall_rate) = per(elapsed.as_nanos() as f64);
     eprintln!(
-        "battle_hot_loop ({sites}): {battles} battles, {:.1} turns/battle; wall: {wall_turn:.0} ns/turn, \
-         {wall_rate:.0} battles/s",
+        "battle_hot_loop ({sites}, {teams}): {battles} battles, {:.1} turns/battle; wall: \
+         {wall_turn:.0} ns/turn, {wall_rate:.0} battles/s",
         turns as f64 / battles as f64
     );
     if let Some(cpu) = cpu {
         let (cpu_turn, cpu_rate) = per(cpu as f64);
         eprintln!(
-            "battle_hot_loop ({sites}): thread CPU: {cpu_turn:.0} ns/turn, {cpu_rate:.0} battles/s"
+            "battle_hot_loop ({sites}, {teams}): thread CPU: {cpu_turn:.0} ns/turn, \
+             {cpu_rate:.0} battles/s"
         );
     }
 
@@ -105,6 +130,17 @@ fn bench(c: &mut Criterion) {
             || {
                 next = (next + 1) % 16;
                 prepare(data, next * BATCH)
+            },
+            |batch| black_box(play_batch(data, &rt, batch)),
+            criterion::BatchSize::SmallInput,
+        )
+    });
+    let mut next = 0u64;
+    group.bench_function("pkmn_teams", |b| {
+        b.iter_batched(
+            || {
+                next = (next + 1) % 16;
+                prepare_pkmn(data, next * BATCH)
             },
             |batch| black_box(play_batch(data, &rt, batch)),
             criterion::BatchSize::SmallInput,

@@ -13,10 +13,10 @@ use std::time::Duration;
 
 use pallet_api::Runtime;
 use pallet_engine::battle::random::{
-    headless_battle, play_random, random_team, stream_seed, MAX_TURNS,
+    headless_battle_in, play_random, random_team, stream_seed, MAX_TURNS,
 };
-use pallet_engine::battle::teams::import_team;
-use pallet_engine::battle::BattleResult;
+use pallet_engine::battle::team_check::check_team;
+use pallet_engine::battle::{Battle, BattleMode, BattleResult};
 use pallet_engine::data::{self, Dataset};
 use pallet_engine::pokemon::Pokemon;
 use pallet_engine::rng::Rng;
@@ -48,6 +48,31 @@ pub struct BattleArgs {
     /// Rounds after which a battle is called a draw.
     #[arg(long, default_value_t = MAX_TURNS, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_turns: u32,
+    /// Rule set: `link` (both sides are link players, symmetric in every rule; a simultaneous
+    /// last faint is a draw) or `game` (the cartridge's single-player rules: p1 is the player,
+    /// p2 the in-game enemy).
+    #[arg(long, value_enum, default_value_t = ModeArg::Link)]
+    pub mode: ModeArg,
+    /// Write battle 0 of the run (the first) as a Pokémon Showdown protocol log to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+}
+
+/// `--mode` values.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ModeArg {
+    #[default]
+    Link,
+    Game,
+}
+
+impl From<ModeArg> for BattleMode {
+    fn from(m: ModeArg) -> BattleMode {
+        match m {
+            ModeArg::Link => BattleMode::Link,
+            ModeArg::Game => BattleMode::Game,
+        }
+    }
 }
 
 /// Totals of a run (also the `--json` object, keys in this order).
@@ -83,20 +108,33 @@ struct Teams {
     p2: Option<Vec<Pokemon>>,
 }
 
+/// Read and check a team file: every problem at once (one line each), warnings for what Gen 1
+/// does not have (printed to stderr, the team is still used).
 fn load_team(data: &Dataset, path: &PathBuf) -> Result<Vec<Pokemon>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    import_team(data, &text).map_err(|e| format!("{}: {e}", path.display()))
+    let check = check_team(data, &text);
+    for w in &check.warnings {
+        eprintln!("pallet battle: warning: {}: {w}", path.display());
+    }
+    match check.team {
+        Some(team) => Ok(team),
+        None => Err(check
+            .errors
+            .iter()
+            .map(|e| format!("{}: {e}", path.display()))
+            .collect::<Vec<_>>()
+            .join("\npallet battle: ")),
+    }
 }
 
-/// Run battle `index` of the run seeded `seed`; returns its contribution to the totals.
-fn run_one(
+/// Battle `index` of the run seeded `seed` and its choice stream, ready to play.
+fn setup(
     data: &'static Dataset,
-    rt: &Runtime,
     teams: &Teams,
     seed: u64,
     index: u64,
-    max_turns: u32,
-) -> Totals {
+    mode: BattleMode,
+) -> (Battle<Rng>, Rng) {
     let s = stream_seed(seed, index);
     let mut team_rng = Rng::new(s);
     let p1 = teams
@@ -107,8 +145,36 @@ fn run_one(
         .p2
         .clone()
         .unwrap_or_else(|| random_team(data, &mut team_rng, 6));
-    let mut battle = headless_battle(data, p1, p2, Rng::new(s ^ 0xB477_1E00_0000_0001));
-    let mut chooser = Rng::new(s ^ 0xC400_5E00_0000_0002);
+    let battle = headless_battle_in(data, p1, p2, Rng::new(s ^ 0xB477_1E00_0000_0001), mode);
+    (battle, Rng::new(s ^ 0xC400_5E00_0000_0002))
+}
+
+/// Battle 0 of the run as a Showdown protocol log (see [`crate::battle_log`]).
+pub fn battle_log(
+    data: &'static Dataset,
+    p1: Option<Vec<Pokemon>>,
+    p2: Option<Vec<Pokemon>>,
+    seed: u64,
+    mode: BattleMode,
+    max_turns: u32,
+) -> String {
+    let teams = Teams { p1, p2 };
+    let (mut battle, mut chooser) = setup(data, &teams, seed, 0, mode);
+    let rt = Runtime::default();
+    crate::battle_log::play_logged(data, &mut battle, &rt, &mut chooser, max_turns).0
+}
+
+/// Run battle `index` of the run seeded `seed`; returns its contribution to the totals.
+fn run_one(
+    data: &'static Dataset,
+    rt: &Runtime,
+    teams: &Teams,
+    seed: u64,
+    index: u64,
+    max_turns: u32,
+    mode: BattleMode,
+) -> Totals {
+    let (mut battle, mut chooser) = setup(data, teams, seed, index, mode);
     let out = play_random(&mut battle, rt, &mut chooser, max_turns);
     let mut t = Totals {
         battles: 1,
@@ -130,6 +196,7 @@ pub struct Batch {
     pub count: u64,
     pub jobs: u64,
     pub max_turns: u32,
+    pub mode: BattleMode,
     /// Fixed teams (`None` = a random team of six per battle).
     pub p1: Option<Vec<Pokemon>>,
     pub p2: Option<Vec<Pokemon>>,
@@ -142,6 +209,7 @@ pub fn run_batch(data: &'static Dataset, batch: Batch, progress: &AtomicU64) -> 
         count,
         jobs,
         max_turns,
+        mode,
         p1,
         p2,
     } = batch;
@@ -162,7 +230,7 @@ pub fn run_batch(data: &'static Dataset, batch: Batch, progress: &AtomicU64) -> 
                         }
                         let end = (start + CHUNK).min(count);
                         for i in start..end {
-                            local.merge(&run_one(data, &rt, &teams, seed, i, max_turns));
+                            local.merge(&run_one(data, &rt, &teams, seed, i, max_turns, mode));
                         }
                         progress.fetch_add(end - start, Ordering::Relaxed);
                     }
@@ -227,6 +295,20 @@ pub fn run(args: BattleArgs) -> i32 {
             return 2;
         }
     };
+    if let Some(path) = &args.log {
+        let log = battle_log(
+            data,
+            p1.clone(),
+            p2.clone(),
+            args.seed,
+            args.mode.into(),
+            args.max_turns,
+        );
+        if let Err(e) = std::fs::write(path, log) {
+            eprintln!("pallet battle: {}: {e}", path.display());
+            return 1;
+        }
+    }
     let progress = AtomicU64::new(0);
     let show = std::io::stderr().is_terminal() && args.count > 0;
     let totals = std::thread::scope(|scope| {
@@ -235,6 +317,7 @@ pub fn run(args: BattleArgs) -> i32 {
             count: args.count,
             jobs: args.jobs,
             max_turns: args.max_turns,
+            mode: args.mode.into(),
             p1,
             p2,
         };

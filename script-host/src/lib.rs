@@ -1,5 +1,8 @@
 //! Rhai host and the `pallet` CLI. See `README.md` for the module table.
 
+pub mod battle_log;
+pub mod calc_names;
+pub mod calc_report;
 pub mod cli;
 pub mod cmd_battle;
 pub mod cmd_calc;

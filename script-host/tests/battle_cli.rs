@@ -103,6 +103,37 @@ fn battle_text_output_and_team_files() {
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("line 3: unknown move `Kamehameha`"), "{err}");
+    // Every problem at once, with suggestions; Gen 1-less fields are warnings only.
+    std::fs::write(
+        &bad,
+        "Pikachu @ Light Ball\nAbility: Static\n- Thunderbolt\n\nCharizrd\n- Flamethrower\n- Hyperbeem\n",
+    )
+    .unwrap();
+    let o = pallet(&["battle", "--p1", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("line 5: unknown species `Charizrd` (did you mean `Charizard`?)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("line 7: unknown move `Hyperbeem` (did you mean `Hyper Beam`?)"),
+        "{err}"
+    );
+    assert!(err.contains("warning: "), "{err}");
+    std::fs::write(
+        &bad,
+        "Pikachu @ Light Ball\nAbility: Static\n- Thunderbolt\n",
+    )
+    .unwrap();
+    let o = pallet(&["battle", "--p1", bad.to_str().unwrap(), "--json"]);
+    assert!(o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("line 1: Gen 1 has no held items; `@ Light Ball` is ignored"),
+        "{err}"
+    );
+    assert!(err.contains("line 2: Gen 1 has no abilities"), "{err}");
     let o = pallet(&["battle", "--p2", dir.join("missing.txt").to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     let _ = std::fs::remove_dir_all(&dir);
@@ -154,7 +185,7 @@ fn calc_hand_computed_case() {
     want.extend(std::iter::repeat_n(6, 36));
     want.push(7);
     assert_eq!(rolls, want);
-    // Plain output: the same numbers, space-separated.
+    // Plain output: the description line, then the rolls.
     let o = pallet(&[
         "calc",
         "rattata",
@@ -167,11 +198,153 @@ fn calc_hand_computed_case() {
         "--statexp",
         "0",
     ]);
-    let plain: Vec<u64> = stdout(&o)
+    let text = stdout(&o);
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "Rattata Tackle vs. Pidgey: 5-7 (25 - 35%) -- 0.2% chance to 3HKO",
+        "{text}"
+    );
+    let plain: Vec<u64> = lines
+        .next()
+        .unwrap()
+        .strip_prefix("rolls")
+        .unwrap()
         .split_whitespace()
         .map(|n| n.parse().unwrap())
         .collect();
     assert_eq!(plain, want);
+    assert!(lines.next().unwrap().starts_with("crit rolls  8 8 "));
+}
+
+#[test]
+fn calc_report_sets_stages_screens_and_modes() {
+    // The example shape: Tauros Body Slam vs. Chansey, both DV 15 / max stat exp.
+    let o = pallet(&["calc", "Tauros", "Chansey", "Body Slam", "--json"]);
+    let v = json(&o);
+    assert_eq!(
+        v["desc"],
+        "Tauros Body Slam vs. Chansey: 251-295 (35.7 - 41.9%) -- guaranteed 3HKO"
+    );
+    for key in [
+        "mode",
+        "attacker",
+        "defender",
+        "move",
+        "move_type",
+        "power",
+        "category",
+        "fixed_damage",
+        "hit_range",
+        "hits",
+        "crit",
+        "reflect",
+        "light_screen",
+        "rolls",
+        "crit_rolls",
+        "min",
+        "max",
+        "defender_hp",
+        "min_percent",
+        "max_percent",
+        "ko",
+        "desc",
+    ] {
+        assert!(v.get(key).is_some(), "{key}: {v}");
+    }
+    assert_eq!(v["mode"], "link");
+    assert_eq!(v["defender_hp"], 703);
+    assert_eq!(v["ko"]["n"], 3);
+    assert_eq!(v["rolls"].as_array().unwrap().len(), 39);
+    let o = pallet(&[
+        "calc",
+        "Tauros",
+        "Chansey",
+        "Body Slam",
+        "--attacker-stages",
+        "atk=+2",
+        "--burned",
+        "--reflect",
+        "--json",
+    ]);
+    let d = json(&o)["desc"].as_str().unwrap().to_string();
+    assert!(
+        d.starts_with("+2 burned Tauros Body Slam vs. Chansey through Reflect: "),
+        "{d}"
+    );
+    // A crit ignores all three.
+    let o = pallet(&[
+        "calc",
+        "Tauros",
+        "Chansey",
+        "Body Slam",
+        "--attacker-stages",
+        "atk=+2",
+        "--burned",
+        "--reflect",
+        "--crit",
+        "--json",
+    ]);
+    let c = json(&o);
+    assert!(c["desc"]
+        .as_str()
+        .unwrap()
+        .starts_with("Tauros Body Slam vs. Chansey on a critical hit: 490-576"));
+    // Game mode: the defender's crit stat loses its stat exp, so crits hit harder.
+    let g = json(&pallet(&[
+        "calc",
+        "Tauros",
+        "Chansey",
+        "Body Slam",
+        "--crit",
+        "--mode",
+        "game",
+        "--json",
+    ]));
+    assert!(g["min"].as_u64() > c["min"].as_u64(), "{g} {c}");
+    // Multi-hit: totals are the per-hit roll times the hits.
+    let m = json(&pallet(&[
+        "calc",
+        "Cloyster",
+        "Chansey",
+        "Spike Cannon",
+        "--hits",
+        "5",
+        "--json",
+    ]));
+    assert_eq!(m["hits"], 5);
+    assert_eq!(
+        m["min"].as_u64().unwrap(),
+        5 * m["rolls"][0].as_u64().unwrap()
+    );
+    // A Showdown set as input.
+    let dir = std::env::temp_dir().join(format!("pallet-calc-set-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let set = dir.join("tauros.txt");
+    std::fs::write(
+        &set,
+        "Tauros\nLevel: 50\nEVs: 0 Atk\nIVs: 0 Atk\n- Body Slam\n",
+    )
+    .unwrap();
+    let arg = format!("@{}", set.display());
+    let s = json(&pallet(&["calc", &arg, "Chansey", "Body Slam", "--json"]));
+    assert_eq!(s["attacker"]["level"], 50);
+    assert_eq!(s["attacker"]["dvs"][0], 0);
+    assert_eq!(s["attacker"]["stat_exp"][1], 0);
+    assert!(s["desc"]
+        .as_str()
+        .unwrap()
+        .starts_with("Lvl 50 Tauros Body Slam vs. Chansey: "));
+    let o = pallet(&[
+        "calc",
+        "Tauros",
+        "Chansey",
+        "Body Slam",
+        "--attacker-stages",
+        "atk=+9",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -179,7 +352,9 @@ fn calc_names_and_no_effect() {
     let a = stdout(&pallet(&["calc", "Mr. Mime", "MR_MIME", "psychic"]));
     let b = stdout(&pallet(&["calc", "mrmime", "Mr Mime", "PSYCHIC_M"]));
     assert_eq!(a, b);
-    assert_eq!(a.split_whitespace().count(), 39);
+    assert!(a.starts_with("Mr. Mime Psychic vs. Mr. Mime: "), "{a}");
+    let rolls = a.lines().nth(1).unwrap().strip_prefix("rolls").unwrap();
+    assert_eq!(rolls.split_whitespace().count(), 39);
     let o = pallet(&["calc", "rattata", "gastly", "tackle", "--json"]);
     assert_eq!(json(&o)["rolls"], serde_json::json!([0]));
     let o = pallet(&["calc", "rattata", "pidgey", "growl", "--json"]);
@@ -220,4 +395,127 @@ fn calc_unknown_names_and_bad_args_exit_2() {
         );
         assert!(o.stdout.is_empty());
     }
+}
+
+#[test]
+fn battle_modes_and_draws() {
+    let dir = std::env::temp_dir().join(format!("pallet-battle-mode-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let boom = dir.join("boom.txt");
+    std::fs::write(&boom, "Electrode\n- Explosion\n").unwrap();
+    let b = boom.to_str().unwrap();
+    let run = |mode: Option<&str>| {
+        let mut args = vec![
+            "battle", "--seed", "5", "--count", "400", "--p1", b, "--p2", b, "--json",
+        ];
+        if let Some(m) = mode {
+            args.extend(["--mode", m]);
+        }
+        json(&pallet(&args))
+    };
+    // Link battles are the default; an Explosion that KOs the last foe is a draw.
+    let link = run(None);
+    assert_eq!(link, run(Some("link")));
+    assert!(link["draws"].as_u64().unwrap() > 40, "{link}");
+    // Game battles: the player's blackout comes last, so no simultaneous faint is a draw.
+    let game = run(Some("game"));
+    assert_eq!(game["draws"], 0, "{game}");
+    assert_eq!(
+        game["p1_wins"].as_u64().unwrap() + game["p2_wins"].as_u64().unwrap(),
+        400
+    );
+    let o = pallet(&["battle", "--mode", "arcade"]);
+    assert_eq!(o.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn battle_log_is_showdown_protocol_of_battle_zero() {
+    let dir = std::env::temp_dir().join(format!("pallet-battle-log-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (p1, p2, boom) = (dir.join("p1.txt"), dir.join("p2.txt"), dir.join("boom.txt"));
+    std::fs::write(
+        &p1,
+        "Tauros\n- Body Slam\n- Hyper Beam\n- Earthquake\n- Blizzard\n",
+    )
+    .unwrap();
+    std::fs::write(
+        &p2,
+        "Chansey\n- Ice Beam\n- Thunderbolt\n- Thunder Wave\n- Soft-Boiled\n",
+    )
+    .unwrap();
+    std::fs::write(&boom, "Electrode\n- Explosion\n").unwrap();
+    let log = dir.join("battle.log");
+    for (a, b, seed) in [(&p1, &p2, "3"), (&p2, &p1, "4"), (&boom, &boom, "5")] {
+        let args = [
+            "battle",
+            "--seed",
+            seed,
+            "--count",
+            "1",
+            "--p1",
+            a.to_str().unwrap(),
+            "--p2",
+            b.to_str().unwrap(),
+            "--json",
+        ];
+        let plain = json(&pallet(&args));
+        let mut with_log = args.to_vec();
+        with_log.extend(["--log", log.to_str().unwrap()]);
+        // Logging does not change the battle.
+        assert_eq!(json(&pallet(&with_log)), plain);
+        let text = std::fs::read_to_string(&log).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines.iter().all(|l| l.starts_with('|')), "{text}");
+        assert!(
+            text.starts_with("|player|p1|P1|\n|player|p2|P2|\n"),
+            "{text}"
+        );
+        assert!(text.contains("|gen|1\n"));
+        assert!(text.contains("|switch|p1a: "), "{text}");
+        assert!(text.contains("|switch|p2a: "), "{text}");
+        assert!(
+            text.contains("|move|p1a: ") || text.contains("|move|p2a: "),
+            "{text}"
+        );
+        assert!(text.contains("|-damage|"), "{text}");
+        assert!(text.contains("|faint|"), "{text}");
+        let turns = lines.iter().filter(|l| l.starts_with("|turn|")).count() as u64;
+        assert_eq!(turns, plain["turns"].as_u64().unwrap(), "{text}");
+        let last = *lines.last().unwrap();
+        let want = if plain["p1_wins"] == 1 {
+            "|win|P1"
+        } else if plain["p2_wins"] == 1 {
+            "|win|P2"
+        } else {
+            "|tie"
+        };
+        assert_eq!(last, want, "{text}");
+    }
+    // Names in Showdown's spelling, HP exact; an unwritable log file fails the run (exit 1).
+    let o = pallet(&[
+        "battle",
+        "--seed",
+        "3",
+        "--p1",
+        p1.to_str().unwrap(),
+        "--p2",
+        p2.to_str().unwrap(),
+        "--log",
+        log.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains("|move|p1a: Tauros|"), "{text}");
+    assert!(
+        text.contains("|switch|p2a: Chansey|Chansey, L100|703/703"),
+        "{text}"
+    );
+    let o = pallet(&[
+        "battle",
+        "--log",
+        dir.join("no/such/dir.log").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let _ = std::fs::remove_dir_all(&dir);
 }

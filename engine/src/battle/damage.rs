@@ -237,20 +237,22 @@ impl<R: BattleRng> Battle<R> {
         r < rate
     }
 
-    /// A stat for a critical hit: the player's party stat; for the enemy, the stat recomputed
-    /// from species, DVs and level without stat experience (`GetEnemyMonStat`).
+    /// A stat for a critical hit: the side's party stat; in a game battle (not link rules) the
+    /// enemy's stat is recomputed from species, DVs and level without stat experience
+    /// (`GetEnemyMonStat`'s non-link branch). Under link rules both sides read party stats.
     fn crit_stat(&self, side: Side, kind: CalcKind) -> u16 {
         let s = &self.sides[side.idx()];
         let mon = s.mon();
-        match side {
-            Side::Player => match kind {
+        let recompute = side == Side::Enemy && !self.link_rules;
+        match recompute {
+            false => match kind {
                 CalcKind::Atk => mon.stats.atk,
                 CalcKind::Def => mon.stats.def,
                 CalcKind::Spc => mon.stats.spc,
                 CalcKind::Spe => mon.stats.spe,
                 CalcKind::Hp => mon.stats.max_hp,
             },
-            Side::Enemy => {
+            true => {
                 let Some(sp) = self.data.get_species(s.battler.species) else {
                     return 1;
                 };
@@ -474,15 +476,17 @@ impl<R: BattleRng> Battle<R> {
     }
 
     /// Psywave: a byte below 1.5 x level, retried; the player's range starts at 1, the enemy's
-    /// at 0 (the enemy's Psywave can do nothing).
+    /// at 0 (the enemy's Psywave can do nothing). Under link rules both sides use the player's
+    /// range (symmetric).
     fn psywave(&mut self, a: Side, level: u8) -> u8 {
         let cap = level.wrapping_add(level >> 1);
-        if cap == 0 || (a == Side::Player && cap == 1) {
+        let from_one = a == Side::Player || self.link_rules;
+        if cap == 0 || (from_one && cap == 1) {
             return 0; // no value exists; the cartridge would loop forever
         }
         loop {
             let r = self.rng.byte();
-            if a == Side::Player && r == 0 {
+            if from_one && r == 0 {
                 continue;
             }
             if r < cap {

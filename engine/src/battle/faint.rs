@@ -41,6 +41,10 @@ impl<R: BattleRng> Battle<R> {
                 return; // a level-up asks which move to forget; `prompt` resumes here
             }
         }
+        if self.link_draw() {
+            self.finish(rt, BattleResult::Draw);
+            return;
+        }
         if !self.sides[0].any_healthy() {
             // The player's faint authority comes last: the blackout wins over the enemy
             // faint's win (no participant was healthy, so nobody gained EXP).
@@ -94,6 +98,12 @@ impl<R: BattleRng> Battle<R> {
         if self.phase == Phase::Finished || !(player_new || enemy_new) {
             return;
         }
+        if self.link_rules {
+            // Link battles have no faint authority: both sides' faints, then a draw when
+            // neither side has a healthy mon left.
+            self.resolve_faints(rt);
+            return;
+        }
         if player_new && !self.sides[0].any_healthy() {
             if !self.sides[0].faint_queued {
                 self.faint_player(rt);
@@ -136,6 +146,14 @@ impl<R: BattleRng> Battle<R> {
         self.text(Msg::Fainted { mon: w });
         sites::battle_fainted(self, rt, Side::Enemy);
         self.award_exp(rt);
+    }
+
+    /// Under link rules, neither side has a healthy mon left: the battle is a draw (as
+    /// Pokémon Showdown scores a simultaneous last faint in Gen 1). Game battles keep the
+    /// cartridge's order (the player's blackout wins).
+    #[inline]
+    pub(crate) fn link_draw(&self) -> bool {
+        self.link_rules && !self.sides[0].any_healthy() && !self.sides[1].any_healthy()
     }
 
     fn blackout(&mut self, rt: &Runtime) {

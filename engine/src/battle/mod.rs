@@ -14,7 +14,7 @@
 //! (EXP, level-up, replacement, blackout), [`prompt`] questions asked in the middle of a step
 //! (learning a fifth move, the player's Mimic), `ai` the trainer AI's move choice, `sites` the
 //! guarded hook/event call sites, [`field_residual`] the RFC 0016 end-of-round field residual
-//! site.
+//! site, [`mode`] link vs game battle rules.
 
 mod ai;
 pub mod calc;
@@ -24,6 +24,7 @@ mod effects;
 mod exec;
 mod faint;
 pub mod field_residual;
+pub mod mode;
 pub mod prompt;
 pub mod random;
 mod round;
@@ -31,6 +32,7 @@ pub mod rows;
 mod sites;
 pub mod source;
 pub mod state;
+pub mod team_check;
 pub mod teams;
 
 #[cfg(test)]
@@ -45,6 +47,7 @@ use crate::pokemon::Pokemon;
 use crate::rng::Rng;
 
 pub use ai::trainer_move_layers;
+pub use mode::BattleMode;
 pub use prompt::Prompt;
 pub use rows::{ChargeText, Msg, Names, Row, Sound, StatKind, Who};
 pub use source::{BattleRng, ScriptedRng};
@@ -366,9 +369,10 @@ impl<R: BattleRng> Battle<R> {
         self.player_id = Some(id);
     }
 
-    /// Link-battle rules (both sides spend PP, no EXP, no AI stat-down miss, Mimic picks at
-    /// random): what `pallet battle`'s random battles use. Off by default (cartridge
-    /// single-player rules: the AI's PP is never spent).
+    /// Link-battle rules (symmetric in every rule, see [`mode`]: both sides spend PP, no EXP,
+    /// no AI stat-down miss, Mimic picks at random, crits read both sides' party stats, a
+    /// simultaneous last faint is a draw): what `pallet battle`'s random battles use. Off by
+    /// default (cartridge single-player rules: the AI's PP is never spent).
     pub fn set_link_rules(&mut self, on: bool) {
         self.link_rules = on;
     }

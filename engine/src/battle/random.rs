@@ -60,6 +60,55 @@ pub fn random_mon(data: &Dataset, rng: &mut Rng) -> Pokemon {
     mon
 }
 
+/// The moves a pkmn/engine-style random mon draws from: every move but Struggle (164 in Gen 1).
+pub fn pkmn_move_pool(data: &Dataset) -> Vec<MoveId> {
+    const STRUGGLE: u16 = 165;
+    data.moves
+        .iter()
+        .filter(|m| m.num != 0 && m.num != STRUGGLE)
+        .map(|m| MoveId(m.num))
+        .collect()
+}
+
+/// A team built the way pkmn/engine's benchmark builds one: uniformly random species, four
+/// distinct moves drawn uniformly from the 164 that are not Struggle (learnsets ignored),
+/// level 100, every DV 15, maximum stat experience, full HP and PP (three PP Ups, as Showdown).
+pub fn pkmn_team(data: &Dataset, rng: &mut Rng, size: usize) -> Vec<Pokemon> {
+    let pool = pkmn_move_pool(data);
+    let count = data.species.len().clamp(1, usize::from(u16::MAX)) as u32;
+    (0..size.clamp(1, PARTY_CAPACITY))
+        .map(|_| {
+            let species = SpeciesId(rng.below(count) as u16);
+            let mut mon = Pokemon::new(data, species, 100, Dvs::uniform(15));
+            let mut picks: Vec<MoveId> = Vec::with_capacity(MOVE_SLOTS);
+            while picks.len() < MOVE_SLOTS.min(pool.len()) {
+                let m = pool[rng.below(pool.len() as u32) as usize];
+                if !picks.contains(&m) {
+                    picks.push(m);
+                }
+            }
+            mon.moves = [None; MOVE_SLOTS];
+            for (slot, m) in picks.iter().enumerate() {
+                mon.moves[slot] = Some(*m);
+            }
+            mon.pp_ups = [3; MOVE_SLOTS];
+            for slot in 0..MOVE_SLOTS {
+                mon.pp[slot] = mon.max_pp(data, slot).unwrap_or(0);
+            }
+            mon.stat_exp = crate::pokemon::StatExp {
+                hp: u16::MAX,
+                atk: u16::MAX,
+                def: u16::MAX,
+                spe: u16::MAX,
+                spc: u16::MAX,
+            };
+            mon.recompute_stats(data);
+            mon.hp = mon.stats.max_hp;
+            mon
+        })
+        .collect()
+}
+
 /// Every move `species` knows by `level`: level-1 moves then learnset moves, without
 /// duplicates, in that order.
 pub fn known_moves(data: &Dataset, species: SpeciesId, level: u8) -> Vec<MoveId> {
@@ -83,7 +132,7 @@ pub fn known_moves(data: &Dataset, species: SpeciesId, level: u8) -> Vec<MoveId>
 
 use pallet_api::Runtime;
 
-use super::{Action, Battle, BattleKind, BattleResult, BattleStyle, Phase, Side};
+use super::{Action, Battle, BattleKind, BattleMode, BattleResult, BattleStyle, Phase, Side};
 
 /// Rounds after which a random battle is called a draw (two Ghosts that can only Struggle at
 /// each other never finish).
@@ -92,8 +141,8 @@ pub const MAX_TURNS: u32 = 1000;
 /// How a headless battle ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlayOutcome {
-    /// `Win` = side 1 (the player side) won, `Lose` = side 2 won, `Draw` for double knock-outs
-    /// and battles stopped at [`MAX_TURNS`].
+    /// `Win` = side 1 (the player side) won, `Lose` = side 2 won, `Draw` for a simultaneous
+    /// last faint in a link battle and battles stopped at [`MAX_TURNS`].
     pub result: BattleResult,
     pub turns: u32,
 }
@@ -116,10 +165,22 @@ pub fn headless_battle(
     p2: Vec<Pokemon>,
     rng: Rng,
 ) -> Battle<Rng> {
+    headless_battle_in(data, p1, p2, rng, BattleMode::Link)
+}
+
+/// [`headless_battle`] under `mode`'s rules ([`BattleMode::Game`]: side 1 is the player, side 2
+/// the in-game enemy; both still choose uniformly at random in [`play_random`]).
+pub fn headless_battle_in(
+    data: &'static Dataset,
+    p1: Vec<Pokemon>,
+    p2: Vec<Pokemon>,
+    rng: Rng,
+    mode: BattleMode,
+) -> Battle<Rng> {
     let mut b = Battle::new(data, headless_kind(), p1, p2, rng);
     b.set_record_rows(false);
     b.set_style(BattleStyle::Set);
-    b.set_link_rules(true);
+    b.set_mode(mode);
     b.set_turn_limit(Some(MAX_TURNS));
     b
 }
@@ -216,6 +277,28 @@ mod tests {
                 assert_eq!(m.pp[slot], data.move_data(*mv).pp);
             }
         }
+    }
+
+    #[test]
+    fn pkmn_teams_are_built_like_pkmn_engines() {
+        let data = gen1();
+        assert_eq!(pkmn_move_pool(data).len(), 164);
+        let t = pkmn_team(data, &mut Rng::new(3), 6);
+        assert_eq!(t.len(), 6);
+        for m in &t {
+            assert_eq!(m.level, 100);
+            assert_eq!(m.dvs, Dvs::uniform(15));
+            assert_eq!(m.stat_exp.spc, u16::MAX);
+            assert_eq!(m.hp, m.stats.max_hp);
+            let moves: Vec<MoveId> = m.moves.iter().flatten().copied().collect();
+            assert_eq!(moves.len(), 4);
+            assert!(!moves.contains(&MoveId(165)));
+            for (i, mv) in moves.iter().enumerate() {
+                assert!(!moves[..i].contains(mv));
+                assert_eq!(m.pp[i], m.max_pp(data, i).unwrap());
+            }
+        }
+        assert_eq!(t, pkmn_team(data, &mut Rng::new(3), 6));
     }
 
     #[test]

@@ -110,8 +110,8 @@ impl<R: BattleRng> Battle<R> {
     pub(super) fn transform(&mut self, a: Side) {
         let d = a.other();
         // Cartridge bug: the player's Transform checks the user's own Fly/Dig state, the
-        // enemy's never fails.
-        if a == Side::Player && self.bat(a).has(flag::INVULNERABLE) {
+        // enemy's never fails. Under link rules neither side's fails (symmetric).
+        if a == Side::Player && !self.link_rules && self.bat(a).has(flag::INVULNERABLE) {
             self.text(Msg::Failed);
             return;
         }

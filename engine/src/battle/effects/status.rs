@@ -128,8 +128,9 @@ impl<R: BattleRng> Battle<R> {
                 self.text(Msg::Burned { mon: w });
             }
             FreezeSideEffect => {
-                // Only the player's freeze clears the target's recharge (cartridge asymmetry).
-                if a == Side::Player {
+                // Only the player's freeze clears the target's recharge (cartridge asymmetry);
+                // under link rules both sides' do (symmetric).
+                if a == Side::Player || self.link_rules {
                     self.bat_mut(d).clear(flag::RECHARGE);
                 }
                 self.set_status(d, Status::Freeze);
