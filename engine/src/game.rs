@@ -10,6 +10,8 @@ use std::rc::Rc;
 // game's parts.
 #[path = "game_battle.rs"]
 mod battle_mode;
+#[path = "game_save.rs"]
+mod save_io;
 pub use battle_mode::{BattleSession, TrainerDef, TRAINERS};
 
 use pallet_api::{Runtime, Value};

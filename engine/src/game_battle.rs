@@ -124,6 +124,13 @@ impl Game {
             .iter()
             .find(|t| t.class == class && t.index == index)
             .ok_or_else(|| GameError::Overworld(format!("no trainer {class} {index}")))?;
+        crate::world::sites_flow::trainer_engaged(
+            &self.rt,
+            &self.save.player.map,
+            def.class,
+            def.index,
+            def.name,
+        );
         let roster = trainer_party_site(self, def);
         let mut enemy = Vec::with_capacity(roster.len());
         for m in roster.iter().take(6) {
@@ -367,6 +374,14 @@ impl Game {
         }
         let _ = self.save.set_party(&Party::from_vec(party).0, data);
         let heal = self.save.last_heal.clone();
+        let rt = std::rc::Rc::clone(&self.rt);
+        crate::world::sites_flow::blacked_out(
+            &rt,
+            || pallet_api::value::to_value(&self.save).unwrap_or_default(),
+            &heal.map,
+            u32::from(heal.x),
+            u32::from(heal.y),
+        );
         let warped = self.with_world(|ow, ctx| {
             ow.start_warp(
                 &heal.map,
@@ -393,6 +408,14 @@ impl Game {
         let mut mon = Pokemon::new(data, id, level, dvs);
         mon.ot_name = self.save.player.name.clone();
         mon.ot_id = self.save.player.id;
+        let game = || pallet_api::catalog::common::GameInfo {
+            version: crate::world::sites::api_version(self.version),
+            playthrough_id: self.save.meta.playthrough_id.clone(),
+            map_id: Some(self.save.player.map.clone()),
+        };
+        crate::world::sites_flow::before_give(&self.rt, game, data, &mon);
+        let gift = crate::world::sites_flow::received_watch(&self.rt, &mon);
+        let mut destination = "party";
         let mut party = self
             .save
             .party_mons(data)
@@ -405,6 +428,7 @@ impl Game {
             boxes
                 .deposit(mon)
                 .map_err(|_| GameError::Overworld("every box is full".into()))?;
+            destination = "box";
             self.save
                 .set_boxes(&boxes, data)
                 .map_err(|e| GameError::Overworld(e.to_string()))?;
@@ -415,6 +439,7 @@ impl Game {
         let sid = data.species(id).id.to_string();
         self.save.pokedex.seen.insert(sid.clone());
         self.save.pokedex.owned.insert(sid);
+        crate::world::sites_flow::received(&self.rt, data, gift, destination);
         Ok(())
     }
 }

@@ -29,6 +29,7 @@ pub mod random;
 mod round;
 pub mod rows;
 mod sites;
+mod sites_flow;
 pub mod source;
 pub mod state;
 pub mod teams;

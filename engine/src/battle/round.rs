@@ -342,6 +342,7 @@ impl<R: BattleRng> Battle<R> {
         }
         self.select(Side::Player, pa);
         self.select(Side::Enemy, ea);
+        super::sites_flow::turn_started(self, rt);
 
         // Menu-time actions: the player's first, then the enemy's switch.
         match pa {
@@ -354,7 +355,9 @@ impl<R: BattleRng> Battle<R> {
             }
             Action::Switch(slot) => {
                 self.sides[0].acted_outside_moves = true;
+                let from = self.sides[0].active;
                 self.switch_in(Side::Player, slot);
+                super::sites_flow::battler_switched(self, rt, Side::Player, Some(from));
             }
             Action::Item(item) => {
                 self.sides[0].acted_outside_moves = true;
@@ -368,7 +371,9 @@ impl<R: BattleRng> Battle<R> {
         }
         if let Action::Switch(slot) = ea {
             self.sides[1].acted_outside_moves = true;
+            let from = self.sides[1].active;
             self.switch_in(Side::Enemy, slot);
+            super::sites_flow::battler_switched(self, rt, Side::Enemy, Some(from));
         }
 
         let first = self.first_mover();
@@ -444,7 +449,9 @@ impl<R: BattleRng> Battle<R> {
             // Every path that empties an HP bar is followed by the faint step; this is a guard.
             return self.faints_stop(rt);
         }
+        let watch = super::sites_flow::status_watch(self, rt);
         let end = self.execute_move(rt, s);
+        super::sites_flow::status_inflicted(self, rt, watch);
         if self.phase == Phase::Prompt {
             return Flow::Ask; // the player's Mimic menu
         }

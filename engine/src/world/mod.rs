@@ -28,6 +28,7 @@ pub mod overworld;
 pub mod presentation;
 pub mod script;
 pub mod sites;
+pub mod sites_flow;
 pub mod store;
 pub mod tileset;
 pub mod types;

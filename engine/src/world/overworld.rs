@@ -27,6 +27,7 @@ use super::map_scripts::{Handler, MapScriptRegistry};
 use super::presentation::{FeedRow, PresentationRow, TextRef};
 use super::script::{Runner, Script};
 use super::sites;
+use super::sites_flow;
 use super::store::MapSet;
 use super::tileset::CellKind;
 use super::types::{Direction, GameVersion, Input};
@@ -676,6 +677,14 @@ impl Overworld {
                         .cell_kind(i64::from(t.target.x), i64::from(t.target.y))
                         .is_some_and(CellKind::is_water);
                     self.player.surfing = self.player.surfing && on_water;
+                    sites_flow::player_warped(
+                        ctx.rt,
+                        &from,
+                        self.map.id(),
+                        t.target.x,
+                        t.target.y,
+                        t.target.facing,
+                    );
                     // The fade-in runs after the new map's scripts queued their work.
                     self.transition = Some(t);
                     self.enter_loaded_map(Some(&from), "warp", ctx);
@@ -739,14 +748,15 @@ impl Overworld {
             .npcs
             .iter()
             .find(|n| i64::from(n.x) == tx && i64::from(n.y) == ty)
-            .map(|n| n.text.clone())
+            .map(|n| ("npc", n.text.clone()))
             .or_else(|| {
                 def.signs
                     .iter()
                     .find(|s| i64::from(s.x) == tx && i64::from(s.y) == ty)
-                    .map(|s| s.text.clone())
+                    .map(|s| ("sign", s.text.clone()))
             });
-        let Some(text) = text else { return };
+        let Some((kind, text)) = text else { return };
+        sites_flow::interacted(ctx.rt, self.map.id(), tx, ty, kind, &text);
         self.talk(&text, ctx);
     }
 
@@ -788,6 +798,7 @@ impl Overworld {
                 flag: name.to_owned(),
                 value: on,
             });
+            sites_flow::flag_changed(ctx.rt, name, on);
         }
     }
 
@@ -796,11 +807,13 @@ impl Overworld {
         ctx.show(PresentationRow::Music {
             id: music.to_owned(),
         });
+        sites_flow::music_started(ctx.rt, music, self.map.id());
     }
 
     pub(super) fn stop_music(&mut self, ctx: &mut WorldCtx<'_>) {
         if self.music.take().is_some() {
             ctx.show(PresentationRow::MusicStopped);
+            sites_flow::music_stopped(ctx.rt, self.map.id());
         }
     }
 

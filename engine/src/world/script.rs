@@ -155,6 +155,7 @@ impl Overworld {
                 ctx.show(PresentationRow::ScriptStarted {
                     source: next.source.clone(),
                 });
+                super::sites_flow::script_started(ctx.rt, &next.source, self.map.id());
                 self.runner.current = Some(Running {
                     script: next,
                     wait: None,
@@ -172,6 +173,12 @@ impl Overworld {
                 Some(row) => row,
                 None => {
                     if let Some(done) = self.runner.current.take() {
+                        super::sites_flow::script_ended(
+                            ctx.rt,
+                            &done.script.source,
+                            self.map.id(),
+                            true,
+                        );
                         ctx.show(PresentationRow::ScriptEnded {
                             source: done.script.source,
                         });
@@ -280,6 +287,7 @@ impl Overworld {
                 None
             }
             ScriptRow::PlaySound { sound } => {
+                super::sites_flow::sound_played(ctx.rt, &sound, self.map.id());
                 ctx.show(PresentationRow::Sound { id: sound });
                 None
             }
