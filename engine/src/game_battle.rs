@@ -131,6 +131,12 @@ impl Game {
             def.index,
             def.name,
         );
+        if !self.before_battle_site(def) {
+            self.show(PresentationRow::Note {
+                text: format!("trainer {class} {index}: the battle was skipped by a mod"),
+            });
+            return Ok(());
+        }
         let roster = trainer_party_site(self, def);
         let mut enemy = Vec::with_capacity(roster.len());
         for m in roster.iter().take(6) {
@@ -256,7 +262,7 @@ impl Game {
             }
         }
         // The choice is accepted from here on: the enemy draws its answer.
-        let enemy = session.battle.select_enemy_move();
+        let enemy = session.battle.select_enemy_action(&self.rt);
         // Mid-round: a mod's checkpoint call from a battle hook or event is refused with
         // `battle_phase_busy` (the round is resolved atomically; no game is lent inside).
         let rt = &self.rt;
@@ -401,6 +407,11 @@ impl Game {
     /// A gift: into the party, or the first box with room when the party is full.
     pub fn give_pokemon(&mut self, species: &str, level: u8) -> Result<(), GameError> {
         let data = data::gen1();
+        // `pokemon.give` may replace or cancel the gift (validated, fail closed).
+        let Some((species, level)) = self.give_site(species, level) else {
+            return Ok(());
+        };
+        let species = species.as_str();
         let id = data
             .species_by_name(species)
             .ok_or_else(|| GameError::Overworld(format!("unknown species {species}")))?;

@@ -157,6 +157,18 @@ macro_rules! with_catalog_hooks {
             SaveWrite,
             MovementCollision,
             WarpDestination,
+            BattleTurnOrder,
+            BattleRun,
+            BattleEnemyAction,
+            BattleStyle,
+            BattleChargeRequired,
+            EncounterSpecies,
+            ScriptCommand,
+            WorldTalk,
+            TrainerBeforeBattle,
+            PokemonGive,
+            CoreUpdate,
+            MovementSpeed,
         ];
     };
 }

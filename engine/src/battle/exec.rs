@@ -156,7 +156,9 @@ impl<R: BattleRng> Battle<R> {
             match stage {
                 Stage::ChargeUp => {
                     let e = self.bat(a).cur.effect;
-                    if e == MoveEffect::Charge || e == MoveEffect::Fly {
+                    if (e == MoveEffect::Charge || e == MoveEffect::Fly)
+                        && super::sites_rules::charge_required(self, rt, a)
+                    {
                         self.charge(a, e);
                         return MoveEnd::Normal;
                     }

@@ -169,7 +169,7 @@ impl<R: BattleRng> Battle<R> {
                     super::sites_flow::battler_switched(self, rt, Side::Player, None);
                 }
                 Action::Run => {
-                    if self.try_run(true) {
+                    if self.try_run(rt, true) {
                         self.finish(rt, BattleResult::Ran);
                         return;
                     }
@@ -190,9 +190,9 @@ impl<R: BattleRng> Battle<R> {
                                 // A new enemy: only the mon now out has fought it.
             let active = self.sides[0].active;
             self.sides[0].participants = 1 << active;
-            if self.style == BattleStyle::Shift
-                && self.sides[0].party.len() > 1
+            if self.sides[0].party.len() > 1
                 && self.hp(Side::Player) > 0
+                && super::sites_rules::style(self, rt) == BattleStyle::Shift
             {
                 self.text(Msg::TrainerAboutToUse {
                     mon: Who {

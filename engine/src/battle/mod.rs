@@ -30,6 +30,7 @@ mod round;
 pub mod rows;
 mod sites;
 mod sites_flow;
+mod sites_rules;
 pub mod source;
 pub mod state;
 pub mod teams;

@@ -28,6 +28,7 @@ use super::presentation::{FeedRow, PresentationRow, TextRef};
 use super::script::{Runner, Script};
 use super::sites;
 use super::sites_flow;
+use super::sites_hooks;
 use super::store::MapSet;
 use super::tileset::CellKind;
 use super::types::{Direction, GameVersion, Input};
@@ -524,9 +525,10 @@ impl Overworld {
         };
         match verdict {
             Ok(()) => {
+                let elapsed = sites_hooks::step_start(ctx.rt, self, dir, scripted);
                 self.movement = Some(Movement {
                     dir,
-                    elapsed: 1,
+                    elapsed,
                     to_x: tx as u32,
                     to_y: ty as u32,
                     scripted,
@@ -581,7 +583,8 @@ impl Overworld {
             let encounter = match self.map.def().encounters.as_ref() {
                 Some(table) => sites::encounter_roll(ctx.rt, self.map.id(), table, ctx.rng),
                 None => None,
-            };
+            }
+            .map(|e| sites_hooks::encounter_species(ctx.rt, self.map.id(), e));
             if let Some(enc) = encounter {
                 ctx.show(PresentationRow::WildEncounter {
                     species: enc.species.clone(),
@@ -760,8 +763,9 @@ impl Overworld {
         self.talk(&text, ctx);
     }
 
-    /// Dispatch talk for a text constant: the winning map-script handler, else the text itself.
-    pub fn talk(&mut self, text: &str, ctx: &mut WorldCtx<'_>) {
+    /// Dispatch talk for a text constant: the winning map-script handler, else the text itself
+    /// (the vanilla of `world.talk`, see [`Overworld::talk`]).
+    pub(super) fn talk_vanilla(&mut self, text: &str, ctx: &mut WorldCtx<'_>) {
         let map = self.map.id().to_owned();
         match self.scripts.talk(&map, text) {
             Some((owner, handler)) => {

@@ -186,7 +186,7 @@ impl Overworld {
                     continue;
                 }
             };
-            let wait = self.exec_row(row, ctx);
+            let wait = super::sites_hooks::script_command(self, row, ctx);
             if let Some(r) = self.runner.current.as_mut() {
                 r.wait = wait;
             }
@@ -243,7 +243,7 @@ impl Overworld {
     }
 
     /// Execute one row; returns what it now waits for.
-    fn exec_row(&mut self, row: ScriptRow, ctx: &mut WorldCtx<'_>) -> Option<RowWait> {
+    pub(super) fn exec_row(&mut self, row: ScriptRow, ctx: &mut WorldCtx<'_>) -> Option<RowWait> {
         match row {
             ScriptRow::Text { text } => Some(RowWait::Text(self.open_text(
                 TextRef::Const(text),

@@ -599,3 +599,159 @@ pub fn music_stopped() -> events::MusicStoppedPayload {
         map_id: "VERMILION_DOCK".into(),
     }
 }
+
+// ----- the Lua engine's rule and flow hooks (issue 17) -----------------------------------------
+
+pub fn turn_order() -> (hooks::BattleTurnOrderArgs, Side) {
+    (
+        hooks::BattleTurnOrderArgs {
+            player: battler(Side::Player),
+            player_move: Some(mv()),
+            enemy: battler(Side::Enemy),
+            enemy_move: None,
+            ctx: hooks::TurnOrderContext { battle: battle() },
+        },
+        Side::Enemy,
+    )
+}
+pub fn run() -> (hooks::BattleRunArgs, bool) {
+    (
+        hooks::BattleRunArgs {
+            battle: battle(),
+            ctx: hooks::RunContext {
+                attempts: 2,
+                player_speed: 30,
+                enemy_speed: 90,
+            },
+        },
+        false,
+    )
+}
+pub fn enemy_action() -> (hooks::BattleEnemyActionArgs, hooks::EnemyAction) {
+    let act = |kind: &str, slot| hooks::EnemyAction {
+        kind: kind.into(),
+        slot,
+    };
+    (
+        hooks::BattleEnemyActionArgs {
+            battle: battle(),
+            ctx: hooks::EnemyActionContext {
+                enemy: battler(Side::Enemy),
+                player: battler(Side::Player),
+                moves: vec!["TACKLE".into(), "".into(), "".into(), "".into()],
+                legal: vec![act("move", 0), act("switch", 1)],
+            },
+        },
+        act("move", 0),
+    )
+}
+pub fn style() -> (hooks::BattleStyleArgs, hooks::BattleStyleName) {
+    (
+        hooks::BattleStyleArgs { battle: battle() },
+        hooks::BattleStyleName::Shift,
+    )
+}
+pub fn charge_required() -> (hooks::BattleChargeRequiredArgs, bool) {
+    (
+        hooks::BattleChargeRequiredArgs {
+            battle: battle(),
+            ctx: hooks::ChargeContext {
+                user: battler(Side::Player),
+                move_info: mv(),
+            },
+        },
+        true,
+    )
+}
+pub fn encounter_species() -> (hooks::EncounterSpeciesArgs, String) {
+    (
+        hooks::EncounterSpeciesArgs {
+            species: "PIDGEY".into(),
+            ctx: hooks::EncounterSpeciesContext {
+                map_id: "ROUTE_1".into(),
+                level: 3,
+            },
+        },
+        "PIDGEY".into(),
+    )
+}
+pub fn script_command() -> (hooks::ScriptCommandArgs, bool) {
+    (
+        hooks::ScriptCommandArgs {
+            ctx: hooks::ScriptCommandContext {
+                map_id: "VERMILION_DOCK".into(),
+                source: "VERMILION_DOCK.onEnter".into(),
+            },
+            name: "set_flag".into(),
+            args: Value::map([("flag", Value::from("EVENT_X"))]),
+            cmd: Value::map([
+                ("cmd", Value::from("set_flag")),
+                ("flag", Value::from("EVENT_X")),
+            ]),
+        },
+        true,
+    )
+}
+pub fn world_talk() -> (hooks::WorldTalkArgs, bool) {
+    (
+        hooks::WorldTalkArgs {
+            game: game(),
+            ctx: hooks::TalkContext {
+                map_id: "ROUTE_1".into(),
+                text: "_Route1SignText".into(),
+            },
+        },
+        true,
+    )
+}
+pub fn before_battle() -> (hooks::TrainerBeforeBattleArgs, bool) {
+    (
+        hooks::TrainerBeforeBattleArgs {
+            game: game(),
+            ctx: hooks::TrainerBattleContext {
+                class_id: "BUG_CATCHER".into(),
+                index: 0,
+                map_id: "ROUTE_1".into(),
+                name: "BUG CATCHER".into(),
+            },
+        },
+        true,
+    )
+}
+pub fn give() -> (hooks::PokemonGiveArgs, Option<hooks::Gift>) {
+    let gift = hooks::Gift {
+        species: "PIKACHU".into(),
+        level: 5,
+    };
+    (
+        hooks::PokemonGiveArgs {
+            game: game(),
+            mon: gift.clone(),
+            ctx: hooks::GiveContext { party_size: 1 },
+        },
+        Some(gift),
+    )
+}
+pub fn core_update() -> (hooks::CoreUpdateArgs, bool) {
+    (
+        hooks::CoreUpdateArgs {
+            game: game(),
+            dt: 1,
+        },
+        true,
+    )
+}
+pub fn movement_speed() -> (hooks::MovementSpeedArgs, u32) {
+    (
+        hooks::MovementSpeedArgs {
+            frames: 8,
+            ctx: hooks::SpeedContext {
+                map_id: "ROUTE_1".into(),
+                dir: Direction::Up,
+                surfing: false,
+                scripted: false,
+            },
+        },
+        8,
+    )
+}
