@@ -10,6 +10,10 @@ use std::rc::Rc;
 // game's parts.
 #[path = "game_battle.rs"]
 mod battle_mode;
+#[path = "game_hooks.rs"]
+mod hooks_io;
+#[path = "game_save.rs"]
+mod save_io;
 pub use battle_mode::{BattleSession, TrainerDef, TRAINERS};
 
 use pallet_api::{Runtime, Value};
@@ -290,7 +294,8 @@ impl Game {
     }
 
     /// Advance one tick.
-    pub fn step(&mut self, input: Input) {
+    /// One tick of the game (vanilla of `core.update`, see [`Game::step`]).
+    fn step_tick(&mut self, input: Input) {
         self.tick += 1;
         match self.mode {
             Mode::Title => {}

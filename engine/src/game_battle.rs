@@ -125,6 +125,19 @@ impl Game {
             .iter()
             .find(|t| t.class == class && t.index == index)
             .ok_or_else(|| GameError::Overworld(format!("no trainer {class} {index}")))?;
+        crate::world::sites_flow::trainer_engaged(
+            &self.rt,
+            &self.save.player.map,
+            def.class,
+            def.index,
+            def.name,
+        );
+        if !self.before_battle_site(def) {
+            self.show(PresentationRow::Note {
+                text: format!("trainer {class} {index}: the battle was skipped by a mod"),
+            });
+            return Ok(());
+        }
         let roster = trainer_party_site(self, def);
         let mut enemy = Vec::with_capacity(roster.len());
         for m in roster.iter().take(6) {
@@ -250,7 +263,7 @@ impl Game {
             }
         }
         // The choice is accepted from here on: the enemy draws its answer.
-        let enemy = session.battle.select_enemy_move();
+        let enemy = session.battle.select_enemy_action(&self.rt);
         // Mid-round: a mod's checkpoint call from a battle hook or event is refused with
         // `battle_phase_busy` (the round is resolved atomically; no game is lent inside).
         let rt = &self.rt;
@@ -368,6 +381,14 @@ impl Game {
         }
         let _ = self.save.set_party(&Party::from_vec(party).0, data);
         let heal = self.save.last_heal.clone();
+        let rt = std::rc::Rc::clone(&self.rt);
+        crate::world::sites_flow::blacked_out(
+            &rt,
+            || pallet_api::value::to_value(&self.save).unwrap_or_default(),
+            &heal.map,
+            u32::from(heal.x),
+            u32::from(heal.y),
+        );
         let warped = self.with_world(|ow, ctx| {
             ow.start_warp(
                 &heal.map,
@@ -387,6 +408,11 @@ impl Game {
     /// A gift: into the party, or the first box with room when the party is full.
     pub fn give_pokemon(&mut self, species: &str, level: u8) -> Result<(), GameError> {
         let data = self.data;
+        // `pokemon.give` may replace or cancel the gift (validated, fail closed).
+        let Some((species, level)) = self.give_site(species, level) else {
+            return Ok(());
+        };
+        let species = species.as_str();
         let id = data
             .species_by_name(species)
             .ok_or_else(|| GameError::Overworld(format!("unknown species {species}")))?;
@@ -394,6 +420,14 @@ impl Game {
         let mut mon = Pokemon::new(data, id, level, dvs);
         mon.ot_name = self.save.player.name.clone();
         mon.ot_id = self.save.player.id;
+        let game = || pallet_api::catalog::common::GameInfo {
+            version: crate::world::sites::api_version(self.version),
+            playthrough_id: self.save.meta.playthrough_id.clone(),
+            map_id: Some(self.save.player.map.clone()),
+        };
+        crate::world::sites_flow::before_give(&self.rt, game, data, &mon);
+        let gift = crate::world::sites_flow::received_watch(&self.rt, &mon);
+        let mut destination = "party";
         let mut party = self
             .save
             .party_mons(data)
@@ -406,6 +440,7 @@ impl Game {
             boxes
                 .deposit(mon)
                 .map_err(|_| GameError::Overworld("every box is full".into()))?;
+            destination = "box";
             self.save
                 .set_boxes(&boxes, data)
                 .map_err(|e| GameError::Overworld(e.to_string()))?;
@@ -416,6 +451,7 @@ impl Game {
         let sid = data.species(id).id.to_string();
         self.save.pokedex.seen.insert(sid.clone());
         self.save.pokedex.owned.insert(sid);
+        crate::world::sites_flow::received(&self.rt, data, gift, destination);
         Ok(())
     }
 }

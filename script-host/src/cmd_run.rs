@@ -877,8 +877,15 @@ pub struct RunOptions {
 }
 
 fn write_save(path: &Path, game: &Game) -> Result<(), String> {
-    pallet_engine::save::write_save(path, &game.save)
-        .map_err(|e| format!("cannot write save {}: {e}", path.display()))
+    // Through the game: `save.write` may veto, `save.writing` fires before the bytes go out.
+    match game.write_save_file(path) {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(format!(
+            "save {} not written: a save.write link vetoed it",
+            path.display()
+        )),
+        Err(e) => Err(format!("cannot write save {}: {e}", path.display())),
+    }
 }
 
 /// `pallet run`: returns the exit code (0 ok; 1 a scenario or save failure, a failed

@@ -130,6 +130,18 @@ fn every_catalog_hook_is_a_no_op_without_subscribers() {
         gate::<hooks::SaveWrite>(samples::save_write()),
         gate::<hooks::MovementCollision>(samples::collision()),
         gate::<hooks::WarpDestination>(samples::warp()),
+        gate::<hooks::BattleTurnOrder>(samples::turn_order()),
+        gate::<hooks::BattleRun>(samples::run()),
+        gate::<hooks::BattleEnemyAction>(samples::enemy_action()),
+        gate::<hooks::BattleStyle>(samples::style()),
+        gate::<hooks::BattleChargeRequired>(samples::charge_required()),
+        gate::<hooks::EncounterSpecies>(samples::encounter_species()),
+        gate::<hooks::ScriptCommand>(samples::script_command()),
+        gate::<hooks::WorldTalk>(samples::world_talk()),
+        gate::<hooks::TrainerBeforeBattle>(samples::before_battle()),
+        gate::<hooks::PokemonGive>(samples::give()),
+        gate::<hooks::CoreUpdate>(samples::core_update()),
+        gate::<hooks::MovementSpeed>(samples::movement_speed()),
     ]
     .into_iter()
     .collect();

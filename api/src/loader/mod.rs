@@ -8,6 +8,7 @@
 
 mod context;
 mod discover;
+mod options_site;
 mod resolve;
 
 use std::cell::RefCell;

@@ -156,7 +156,9 @@ impl<R: BattleRng> Battle<R> {
             match stage {
                 Stage::ChargeUp => {
                     let e = self.bat(a).cur.effect;
-                    if e == MoveEffect::Charge || e == MoveEffect::Fly {
+                    if (e == MoveEffect::Charge || e == MoveEffect::Fly)
+                        && super::sites_rules::charge_required(self, rt, a)
+                    {
                         self.charge(a, e);
                         return MoveEnd::Normal;
                     }
@@ -168,6 +170,7 @@ impl<R: BattleRng> Battle<R> {
                         mon: self.who(a),
                         mv: id,
                     });
+                    super::sites_flow::move_used(self, rt, a);
                     self.bat_mut(a).used = Some(id);
                     self.decrement_pp(a);
                     let e = self.bat(a).cur.effect;
@@ -226,7 +229,7 @@ impl<R: BattleRng> Battle<R> {
                             return MoveEnd::Normal;
                         }
                     } else {
-                        self.apply_attack(a);
+                        super::sites_flow::apply_attack(self, rt, a);
                         if self.crit {
                             self.text(Msg::Crit);
                             self.crit = false;

@@ -182,9 +182,12 @@ impl<R: BattleRng> Battle<R> {
         let enemy_pending = enemy.is_some();
         if let Some(pa) = player {
             match pa {
-                Action::Switch(slot) => self.send_out(Side::Player, slot),
+                Action::Switch(slot) => {
+                    self.send_out(Side::Player, slot);
+                    super::sites_flow::battler_switched(self, rt, Side::Player, None);
+                }
                 Action::Run => {
-                    if self.try_run(true) {
+                    if self.try_run(rt, true) {
                         self.finish(rt, BattleResult::Ran);
                         return;
                     }
@@ -200,13 +203,14 @@ impl<R: BattleRng> Battle<R> {
         }
         if let Some(Action::Switch(slot)) = enemy {
             self.send_out(Side::Enemy, slot);
+            super::sites_flow::battler_switched(self, rt, Side::Enemy, None);
             self.ai_layer2 = 0; // `ReplaceFaintedEnemyMon`
                                 // A new enemy: only the mon now out has fought it.
             let active = self.sides[0].active;
             self.sides[0].participants = 1 << active;
-            if self.style == BattleStyle::Shift
-                && self.sides[0].party.len() > 1
+            if self.sides[0].party.len() > 1
                 && self.hp(Side::Player) > 0
+                && super::sites_rules::style(self, rt) == BattleStyle::Shift
             {
                 self.text(Msg::TrainerAboutToUse {
                     mon: Who {
@@ -221,9 +225,11 @@ impl<R: BattleRng> Battle<R> {
         self.phase = Phase::Round;
     }
 
-    pub(crate) fn run_shift(&mut self, _rt: &Runtime, player: Action) {
+    pub(crate) fn run_shift(&mut self, rt: &Runtime, player: Action) {
         if let Action::Switch(slot) = player {
+            let from = self.sides[0].active;
             self.switch_in(Side::Player, slot);
+            super::sites_flow::battler_switched(self, rt, Side::Player, Some(from));
         }
         self.phase = Phase::Round;
     }
@@ -302,6 +308,7 @@ impl<R: BattleRng> Battle<R> {
                     boosted: traded,
                 });
             }
+            super::sites_flow::exp_gained(self, rt, share.slot, exp);
             if new_level > old_level {
                 self.level_up(rt, share.slot, new_level);
                 if self.phase == Phase::Prompt {
@@ -376,6 +383,7 @@ impl<R: BattleRng> Battle<R> {
             if let Some(free) = (0..MOVE_SLOTS).find(|&i| mon.moves[i].is_none()) {
                 self.put_move(slot, free, mv);
                 self.text(Msg::LearnedMove { mon: w, mv });
+                super::sites_flow::move_learned(self, rt, slot, mv, None);
             } else {
                 self.text(Msg::TryingToLearn { mon: w, mv });
                 self.ask(

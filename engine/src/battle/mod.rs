@@ -30,6 +30,8 @@ pub mod random;
 mod round;
 pub mod rows;
 mod sites;
+mod sites_flow;
+mod sites_rules;
 pub mod source;
 pub mod state;
 pub mod team_check;

@@ -175,7 +175,17 @@ impl<R: BattleRng> Battle<R> {
         } = *pending;
         self.phase = Phase::Round;
         match prompt {
-            Prompt::LearnMove { slot, mv } => self.answer_learn(slot, mv, answer),
+            Prompt::LearnMove { slot, mv } => {
+                let forgot = match answer {
+                    Action::Move(i) => self.sides[0]
+                        .party
+                        .get(usize::from(slot))
+                        .and_then(|m| m.moves[usize::from(i & 3)]),
+                    _ => None,
+                };
+                self.answer_learn(slot, mv, answer);
+                super::sites_flow::move_learned(self, rt, slot, mv, forgot);
+            }
             Prompt::Mimic => self.answer_mimic(answer),
         }
         if let Some(cursor) = learn {

@@ -342,19 +342,22 @@ impl<R: BattleRng> Battle<R> {
         }
         self.select(Side::Player, pa);
         self.select(Side::Enemy, ea);
+        super::sites_flow::turn_started(self, rt);
 
         // Menu-time actions: the player's first, then the enemy's switch.
         match pa {
             Action::Run => {
                 self.sides[0].acted_outside_moves = true;
-                if self.try_run(false) {
+                if self.try_run(rt, false) {
                     self.finish(rt, BattleResult::Ran);
                     return;
                 }
             }
             Action::Switch(slot) => {
                 self.sides[0].acted_outside_moves = true;
+                let from = self.sides[0].active;
                 self.switch_in(Side::Player, slot);
+                super::sites_flow::battler_switched(self, rt, Side::Player, Some(from));
             }
             Action::Item(item) => {
                 self.sides[0].acted_outside_moves = true;
@@ -368,10 +371,12 @@ impl<R: BattleRng> Battle<R> {
         }
         if let Action::Switch(slot) = ea {
             self.sides[1].acted_outside_moves = true;
+            let from = self.sides[1].active;
             self.switch_in(Side::Enemy, slot);
+            super::sites_flow::battler_switched(self, rt, Side::Enemy, Some(from));
         }
 
-        let first = self.first_mover();
+        let first = super::sites_rules::turn_order(self, rt);
         self.turns_from(rt, first, Some(first.other()));
     }
 
@@ -405,7 +410,7 @@ impl<R: BattleRng> Battle<R> {
     }
 
     /// Who moves first: Quick Attack, then Counter (last), then Speed, then a coin flip.
-    fn first_mover(&mut self) -> Side {
+    pub(crate) fn first_mover(&mut self) -> Side {
         let ps = self.bat(Side::Player).selected.map(|m| m.0);
         let es = self.bat(Side::Enemy).selected.map(|m| m.0);
         let pq = ps == Some(QUICK_ATTACK);
@@ -444,7 +449,9 @@ impl<R: BattleRng> Battle<R> {
             // Every path that empties an HP bar is followed by the faint step; this is a guard.
             return self.faints_stop(rt);
         }
+        let watch = super::sites_flow::status_watch(self, rt);
         let end = self.execute_move(rt, s);
+        super::sites_flow::status_inflicted(self, rt, watch);
         if self.phase == Phase::Prompt {
             return Flow::Ask; // the player's Mimic menu
         }
@@ -580,12 +587,26 @@ impl<R: BattleRng> Battle<R> {
 
     /// `TryRunningFromBattle`. `use_next_prompt`: the "Use next POKéMON? NO" path, which reads
     /// the first party mon's Speed.
-    pub(crate) fn try_run(&mut self, use_next_prompt: bool) -> bool {
+    pub(crate) fn try_run(&mut self, rt: &Runtime, use_next_prompt: bool) -> bool {
         if !self.kind.is_wild() {
             self.text(Msg::NoRunning);
             return false;
         }
         self.run_attempts = self.run_attempts.wrapping_add(1);
+        // `battle.run` may decide; vanilla is the cartridge's formula below.
+        let escaped = super::sites_rules::run(self, rt, use_next_prompt);
+        if escaped {
+            self.push(Row::Sound(Sound::Run));
+            self.text(Msg::GotAway);
+        } else {
+            self.text(Msg::CantEscape);
+        }
+        escaped
+    }
+
+    /// The Speeds `TryRunningFromBattle` compares: the active battler's (or, on the "Use next
+    /// POKéMON? NO" path, the first party mon's) against the enemy's.
+    pub(crate) fn escape_speeds(&self, use_next_prompt: bool) -> (u16, u16) {
         let ps = if use_next_prompt {
             self.sides[0]
                 .party
@@ -595,8 +616,15 @@ impl<R: BattleRng> Battle<R> {
         } else {
             self.bat(Side::Player).stats[2]
         };
-        let es = self.bat(Side::Enemy).stats[2];
-        let escaped = if ps >= es {
+        (ps, self.bat(Side::Enemy).stats[2])
+    }
+
+    /// The cartridge's escape roll for this attempt (`run_attempts` already counted): faster
+    /// or equal always escapes, else `ps * 32 / (es / 4)` plus 30 per earlier attempt against a
+    /// random byte.
+    pub(crate) fn escape_roll(&mut self, use_next_prompt: bool) -> bool {
+        let (ps, es) = self.escape_speeds(use_next_prompt);
+        if ps >= es {
             true
         } else {
             let divisor = (es >> 2) & 0xFF;
@@ -620,14 +648,7 @@ impl<R: BattleRng> Battle<R> {
                     over || self.rng.byte() <= q
                 }
             }
-        };
-        if escaped {
-            self.push(Row::Sound(Sound::Run));
-            self.text(Msg::GotAway);
-        } else {
-            self.text(Msg::CantEscape);
         }
-        escaped
     }
 
     // ----- items ---------------------------------------------------------------------------

@@ -23,14 +23,14 @@ mod live {
 
     use super::super::{Battle, BattleKind, BattleResult, BattleRng, Side};
 
-    pub(super) fn side(s: Side) -> common::Side {
+    pub(crate) fn side(s: Side) -> common::Side {
         match s {
             Side::Player => common::Side::Player,
             Side::Enemy => common::Side::Enemy,
         }
     }
 
-    pub(super) fn info<R: BattleRng>(b: &Battle<R>) -> BattleInfo {
+    pub(crate) fn info<R: BattleRng>(b: &Battle<R>) -> BattleInfo {
         match &b.kind {
             BattleKind::Wild => BattleInfo {
                 kind: common::BattleKind::Wild,
@@ -66,7 +66,7 @@ mod live {
         }
     }
 
-    pub(super) fn move_info<R: BattleRng>(b: &Battle<R>, s: Side) -> MoveInfo {
+    pub(crate) fn move_info<R: BattleRng>(b: &Battle<R>, s: Side) -> MoveInfo {
         let cur = b.bat(s).cur;
         MoveInfo {
             id: b
@@ -148,6 +148,12 @@ mod live {
 
 #[cfg(feature = "hook-sites")]
 pub(crate) use live::snapshot;
+
+/// The payload builders, for the flow sites in `sites_flow.rs`.
+#[cfg(feature = "hook-sites")]
+pub(crate) mod live_pub {
+    pub(crate) use super::live::{info, mon_record, move_info, side, snapshot};
+}
 
 /// One EXP share (the data form of `battle.exp_award`'s answer).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -537,6 +537,10 @@ fn restore_validated(
         });
     }
     reconcile(game);
+    if let Some(ow) = game.overworld() {
+        // The active map was rebuilt from the checkpoint (before `checkpoint.restored`).
+        crate::world::sites_flow::map_reloaded(&game.rt, ow.map_id(), "checkpoint");
+    }
     emit_restored(game, cp.kind == KIND_BATTLE);
     Ok(())
 }

@@ -28,6 +28,8 @@ pub mod overworld;
 pub mod presentation;
 pub mod script;
 pub mod sites;
+pub mod sites_flow;
+mod sites_hooks;
 pub mod store;
 pub mod tileset;
 pub mod types;

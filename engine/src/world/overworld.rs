@@ -27,6 +27,8 @@ use super::map_scripts::{Handler, MapScriptRegistry};
 use super::presentation::{FeedRow, PresentationRow, TextRef};
 use super::script::{Runner, Script};
 use super::sites;
+use super::sites_flow;
+use super::sites_hooks;
 use super::store::MapSet;
 use super::tileset::CellKind;
 use super::types::{Direction, GameVersion, Input};
@@ -526,9 +528,10 @@ impl Overworld {
         };
         match verdict {
             Ok(()) => {
+                let elapsed = sites_hooks::step_start(ctx.rt, self, dir, scripted);
                 self.movement = Some(Movement {
                     dir,
-                    elapsed: 1,
+                    elapsed,
                     to_x: tx as u32,
                     to_y: ty as u32,
                     scripted,
@@ -583,7 +586,8 @@ impl Overworld {
             let encounter = match self.map.def().encounters.as_ref() {
                 Some(table) => sites::encounter_roll(ctx.rt, self.map.id(), table, ctx.rng),
                 None => None,
-            };
+            }
+            .map(|e| sites_hooks::encounter_species(ctx.rt, self.map.id(), e));
             if let Some(enc) = encounter {
                 ctx.show(PresentationRow::WildEncounter {
                     species: enc.species.clone(),
@@ -679,6 +683,14 @@ impl Overworld {
                         .cell_kind(i64::from(t.target.x), i64::from(t.target.y))
                         .is_some_and(CellKind::is_water);
                     self.player.surfing = self.player.surfing && on_water;
+                    sites_flow::player_warped(
+                        ctx.rt,
+                        &from,
+                        self.map.id(),
+                        t.target.x,
+                        t.target.y,
+                        t.target.facing,
+                    );
                     // The fade-in runs after the new map's scripts queued their work.
                     self.transition = Some(t);
                     self.enter_loaded_map(Some(&from), "warp", ctx);
@@ -742,19 +754,21 @@ impl Overworld {
             .npcs
             .iter()
             .find(|n| i64::from(n.x) == tx && i64::from(n.y) == ty)
-            .map(|n| n.text.clone())
+            .map(|n| ("npc", n.text.clone()))
             .or_else(|| {
                 def.signs
                     .iter()
                     .find(|s| i64::from(s.x) == tx && i64::from(s.y) == ty)
-                    .map(|s| s.text.clone())
+                    .map(|s| ("sign", s.text.clone()))
             });
-        let Some(text) = text else { return };
+        let Some((kind, text)) = text else { return };
+        sites_flow::interacted(ctx.rt, self.map.id(), tx, ty, kind, &text);
         self.talk(&text, ctx);
     }
 
-    /// Dispatch talk for a text constant: the winning map-script handler, else the text itself.
-    pub fn talk(&mut self, text: &str, ctx: &mut WorldCtx<'_>) {
+    /// Dispatch talk for a text constant: the winning map-script handler, else the text itself
+    /// (the vanilla of `world.talk`, see [`Overworld::talk`]).
+    pub(super) fn talk_vanilla(&mut self, text: &str, ctx: &mut WorldCtx<'_>) {
         let map = self.map.id().to_owned();
         match self.scripts.talk(&map, text) {
             Some((owner, handler)) => {
@@ -791,6 +805,7 @@ impl Overworld {
                 flag: name.to_owned(),
                 value: on,
             });
+            sites_flow::flag_changed(ctx.rt, name, on);
         }
     }
 
@@ -799,11 +814,13 @@ impl Overworld {
         ctx.show(PresentationRow::Music {
             id: music.to_owned(),
         });
+        sites_flow::music_started(ctx.rt, music, self.map.id());
     }
 
     pub(super) fn stop_music(&mut self, ctx: &mut WorldCtx<'_>) {
         if self.music.take().is_some() {
             ctx.show(PresentationRow::MusicStopped);
+            sites_flow::music_stopped(ctx.rt, self.map.id());
         }
     }
 

@@ -203,6 +203,7 @@ impl Overworld {
                 ctx.show(PresentationRow::ScriptStarted {
                     source: next.source.clone(),
                 });
+                super::sites_flow::script_started(ctx.rt, &next.source, self.map.id());
                 self.runner.current = Some(Running {
                     script: next,
                     wait: None,
@@ -221,6 +222,12 @@ impl Overworld {
                 Some(row) => row,
                 None => {
                     if let Some(done) = self.runner.current.take() {
+                        super::sites_flow::script_ended(
+                            ctx.rt,
+                            &done.script.source,
+                            self.map.id(),
+                            true,
+                        );
                         ctx.show(PresentationRow::ScriptEnded {
                             source: done.script.source,
                         });
@@ -228,7 +235,7 @@ impl Overworld {
                     continue;
                 }
             };
-            let wait = self.exec_row(row, ctx);
+            let wait = super::sites_hooks::script_command(self, row, ctx);
             if let Some(r) = self.runner.current.as_mut() {
                 r.wait = wait;
             }
@@ -306,7 +313,7 @@ impl Overworld {
         std::mem::take(&mut self.gifts)
     }
 
-    fn exec_row(&mut self, row: ScriptRow, ctx: &mut WorldCtx<'_>) -> Option<RowWait> {
+    pub(super) fn exec_row(&mut self, row: ScriptRow, ctx: &mut WorldCtx<'_>) -> Option<RowWait> {
         let row_kind = match &row {
             ScriptRow::JumpIfTrue { .. } => RowKind::IfTrue,
             _ => RowKind::Other,
@@ -354,6 +361,7 @@ impl Overworld {
                 None
             }
             ScriptRow::PlaySound { sound } => {
+                super::sites_flow::sound_played(ctx.rt, &sound, self.map.id());
                 ctx.show(PresentationRow::Sound { id: sound });
                 None
             }

@@ -402,3 +402,356 @@ pub fn mods_loaded() -> events::ModsLoadedPayload {
         failed: vec![],
     }
 }
+
+// ----- the Lua engine's flow events (issue 17) -------------------------------------------------
+
+pub fn turn_started() -> events::BattleTurnStartedPayload {
+    events::BattleTurnStartedPayload {
+        battle: battle(),
+        turn: 3,
+    }
+}
+pub fn move_used() -> events::BattleMoveUsedPayload {
+    events::BattleMoveUsedPayload {
+        battle: battle(),
+        user: battler(Side::Player),
+        move_info: mv(),
+        move_id: "THUNDERSHOCK".into(),
+        is_called: false,
+    }
+}
+pub fn damage_dealt() -> events::BattleDamageDealtPayload {
+    events::BattleDamageDealtPayload {
+        battle: battle(),
+        attacker: battler(Side::Player),
+        target: battler(Side::Enemy),
+        amount: 14,
+        critical: false,
+        move_id: "THUNDERSHOCK".into(),
+        substitute: false,
+    }
+}
+pub fn status_inflicted() -> events::BattleStatusInflictedPayload {
+    events::BattleStatusInflictedPayload {
+        battle: battle(),
+        target: battler(Side::Enemy),
+        status: "PAR".into(),
+    }
+}
+pub fn battler_switched() -> events::BattleBattlerSwitchedPayload {
+    events::BattleBattlerSwitchedPayload {
+        battle: battle(),
+        side: Side::Enemy,
+        battler: battler(Side::Enemy),
+        slot: 1,
+        from_slot: None,
+    }
+}
+pub fn ball_thrown() -> events::BattleBallThrownPayload {
+    events::BattleBallThrownPayload {
+        battle: battle(),
+        ball: "GREAT_BALL".into(),
+        caught: false,
+        shakes: 2,
+    }
+}
+pub fn exp_gained() -> events::BattleExpGainedPayload {
+    events::BattleExpGainedPayload {
+        battle: battle(),
+        mon: mon(),
+        slot: 0,
+        amount: 120,
+    }
+}
+pub fn evolved() -> events::PokemonEvolvedPayload {
+    events::PokemonEvolvedPayload {
+        mon: mon(),
+        from_species: "PIDGEY".into(),
+        to_species: "PIDGEOTTO".into(),
+        via: "level".into(),
+    }
+}
+pub fn move_learned() -> events::PokemonMoveLearnedPayload {
+    events::PokemonMoveLearnedPayload {
+        mon: mon(),
+        move_id: "QUICK_ATTACK".into(),
+        forgot: None,
+    }
+}
+pub fn before_give() -> events::PokemonBeforeGivePayload {
+    events::PokemonBeforeGivePayload {
+        mon: mon(),
+        species: "PIDGEY".into(),
+        level: 9,
+        game: game(),
+    }
+}
+pub fn received() -> events::PokemonReceivedPayload {
+    events::PokemonReceivedPayload {
+        mon: mon(),
+        from: "gift".into(),
+        peer_name: None,
+        destination: events::CatchDestination::Party,
+    }
+}
+pub fn interacted() -> events::WorldInteractedPayload {
+    events::WorldInteractedPayload {
+        map_id: "ROUTE_1".into(),
+        x: 8,
+        y: 10,
+        kind: "sign".into(),
+        text: "_Route1SignText".into(),
+    }
+}
+pub fn trainer_engaged() -> events::WorldTrainerEngagedPayload {
+    events::WorldTrainerEngagedPayload {
+        map_id: "ROUTE_1".into(),
+        class_id: "BUG_CATCHER".into(),
+        index: 0,
+        name: "BUG CATCHER".into(),
+    }
+}
+pub fn object_toggled() -> events::WorldObjectToggledPayload {
+    events::WorldObjectToggledPayload {
+        map_id: "PALLET_TOWN".into(),
+        obj_name: "oak".into(),
+        visible: false,
+    }
+}
+pub fn blacked_out() -> events::WorldBlackedOutPayload {
+    events::WorldBlackedOutPayload {
+        save: Value::map([("money", Value::Int(1500))]),
+        heal_target: events::HealTarget {
+            map_id: "PALLET_TOWN".into(),
+            x: 5,
+            y: 6,
+        },
+    }
+}
+pub fn map_reloaded() -> events::MapReloadedPayload {
+    events::MapReloadedPayload {
+        map_id: "PALLET_TOWN".into(),
+        reason: "checkpoint".into(),
+    }
+}
+pub fn player_warped() -> events::PlayerWarpedPayload {
+    events::PlayerWarpedPayload {
+        from_map_id: "PALLET_TOWN".into(),
+        map_id: "REDS_HOUSE_1F".into(),
+        x: 2,
+        y: 7,
+        facing: Direction::Up,
+    }
+}
+pub fn flag_changed() -> events::FlagChangedPayload {
+    events::FlagChangedPayload {
+        name: "EVENT_GOT_HM01".into(),
+        value: true,
+    }
+}
+pub fn script_ctx() -> events::ScriptRunContext {
+    events::ScriptRunContext {
+        source: "VERMILION_DOCK.onEnter".into(),
+        map_id: "VERMILION_DOCK".into(),
+    }
+}
+pub fn script_started() -> events::ScriptStartedPayload {
+    events::ScriptStartedPayload { ctx: script_ctx() }
+}
+pub fn script_ended() -> events::ScriptEndedPayload {
+    events::ScriptEndedPayload {
+        ctx: script_ctx(),
+        completed: true,
+    }
+}
+pub fn save_writing() -> events::SaveWritingPayload {
+    events::SaveWritingPayload {
+        save: Value::map([("version", Value::from("red"))]),
+        meta: Value::map([("format", Value::Int(4))]),
+    }
+}
+pub fn save_loading() -> events::SaveLoadingPayload {
+    events::SaveLoadingPayload {
+        raw: Value::map([("version", Value::from("red"))]),
+    }
+}
+pub fn options_changed() -> events::ModOptionsChangedPayload {
+    events::ModOptionsChangedPayload {
+        mod_id: "m".into(),
+        key: "rate".into(),
+        value: Value::Int(2),
+    }
+}
+pub fn sound_played() -> events::SoundPlayedPayload {
+    events::SoundPlayedPayload {
+        id: "SFX_SS_ANNE_HORN".into(),
+        map_id: "VERMILION_DOCK".into(),
+    }
+}
+pub fn music_started() -> events::MusicStartedPayload {
+    events::MusicStartedPayload {
+        id: "Music_Surfing".into(),
+        map_id: "ROUTE_1".into(),
+    }
+}
+pub fn music_stopped() -> events::MusicStoppedPayload {
+    events::MusicStoppedPayload {
+        map_id: "VERMILION_DOCK".into(),
+    }
+}
+
+// ----- the Lua engine's rule and flow hooks (issue 17) -----------------------------------------
+
+pub fn turn_order() -> (hooks::BattleTurnOrderArgs, Side) {
+    (
+        hooks::BattleTurnOrderArgs {
+            player: battler(Side::Player),
+            player_move: Some(mv()),
+            enemy: battler(Side::Enemy),
+            enemy_move: None,
+            ctx: hooks::TurnOrderContext { battle: battle() },
+        },
+        Side::Enemy,
+    )
+}
+pub fn run() -> (hooks::BattleRunArgs, bool) {
+    (
+        hooks::BattleRunArgs {
+            battle: battle(),
+            ctx: hooks::RunContext {
+                attempts: 2,
+                player_speed: 30,
+                enemy_speed: 90,
+            },
+        },
+        false,
+    )
+}
+pub fn enemy_action() -> (hooks::BattleEnemyActionArgs, hooks::EnemyAction) {
+    let act = |kind: &str, slot| hooks::EnemyAction {
+        kind: kind.into(),
+        slot,
+    };
+    (
+        hooks::BattleEnemyActionArgs {
+            battle: battle(),
+            ctx: hooks::EnemyActionContext {
+                enemy: battler(Side::Enemy),
+                player: battler(Side::Player),
+                moves: vec!["TACKLE".into(), "".into(), "".into(), "".into()],
+                legal: vec![act("move", 0), act("switch", 1)],
+            },
+        },
+        act("move", 0),
+    )
+}
+pub fn style() -> (hooks::BattleStyleArgs, hooks::BattleStyleName) {
+    (
+        hooks::BattleStyleArgs { battle: battle() },
+        hooks::BattleStyleName::Shift,
+    )
+}
+pub fn charge_required() -> (hooks::BattleChargeRequiredArgs, bool) {
+    (
+        hooks::BattleChargeRequiredArgs {
+            battle: battle(),
+            ctx: hooks::ChargeContext {
+                user: battler(Side::Player),
+                move_info: mv(),
+            },
+        },
+        true,
+    )
+}
+pub fn encounter_species() -> (hooks::EncounterSpeciesArgs, String) {
+    (
+        hooks::EncounterSpeciesArgs {
+            species: "PIDGEY".into(),
+            ctx: hooks::EncounterSpeciesContext {
+                map_id: "ROUTE_1".into(),
+                level: 3,
+            },
+        },
+        "PIDGEY".into(),
+    )
+}
+pub fn script_command() -> (hooks::ScriptCommandArgs, bool) {
+    (
+        hooks::ScriptCommandArgs {
+            ctx: hooks::ScriptCommandContext {
+                map_id: "VERMILION_DOCK".into(),
+                source: "VERMILION_DOCK.onEnter".into(),
+            },
+            name: "set_flag".into(),
+            args: Value::map([("flag", Value::from("EVENT_X"))]),
+            cmd: Value::map([
+                ("cmd", Value::from("set_flag")),
+                ("flag", Value::from("EVENT_X")),
+            ]),
+        },
+        true,
+    )
+}
+pub fn world_talk() -> (hooks::WorldTalkArgs, bool) {
+    (
+        hooks::WorldTalkArgs {
+            game: game(),
+            ctx: hooks::TalkContext {
+                map_id: "ROUTE_1".into(),
+                text: "_Route1SignText".into(),
+            },
+        },
+        true,
+    )
+}
+pub fn before_battle() -> (hooks::TrainerBeforeBattleArgs, bool) {
+    (
+        hooks::TrainerBeforeBattleArgs {
+            game: game(),
+            ctx: hooks::TrainerBattleContext {
+                class_id: "BUG_CATCHER".into(),
+                index: 0,
+                map_id: "ROUTE_1".into(),
+                name: "BUG CATCHER".into(),
+            },
+        },
+        true,
+    )
+}
+pub fn give() -> (hooks::PokemonGiveArgs, Option<hooks::Gift>) {
+    let gift = hooks::Gift {
+        species: "PIKACHU".into(),
+        level: 5,
+    };
+    (
+        hooks::PokemonGiveArgs {
+            game: game(),
+            mon: gift.clone(),
+            ctx: hooks::GiveContext { party_size: 1 },
+        },
+        Some(gift),
+    )
+}
+pub fn core_update() -> (hooks::CoreUpdateArgs, bool) {
+    (
+        hooks::CoreUpdateArgs {
+            game: game(),
+            dt: 1,
+        },
+        true,
+    )
+}
+pub fn movement_speed() -> (hooks::MovementSpeedArgs, u32) {
+    (
+        hooks::MovementSpeedArgs {
+            frames: 8,
+            ctx: hooks::SpeedContext {
+                map_id: "ROUTE_1".into(),
+                dir: Direction::Up,
+                surfing: false,
+                scripted: false,
+            },
+        },
+        8,
+    )
+}

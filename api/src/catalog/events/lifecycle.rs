@@ -1,5 +1,5 @@
 //! Lifecycle events: `game.ready`, `save.created`, `save.loaded`, `checkpoint.restored`,
-//! `mods.loaded`.
+//! `mods.loaded`, `save.writing`, `save.loading`, `mod.options_changed`.
 
 use serde::{Deserialize, Serialize};
 
@@ -71,4 +71,43 @@ event!(
 event!(
     /// Every mod entry ran; content is frozen.
     ModsLoaded, "mods.loaded", 14, ModsLoadedPayload
+);
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SaveWritingPayload {
+    /// The save about to be written (detached; after `save.write` allowed it).
+    #[serde(default)]
+    pub save: Record,
+    #[serde(default)]
+    pub meta: Record,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SaveLoadingPayload {
+    /// The decoded save document before validation (detached data).
+    #[serde(default)]
+    pub raw: Record,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ModOptionsChangedPayload {
+    /// The mod whose options changed.
+    pub mod_id: String,
+    /// The option key.
+    pub key: String,
+    pub value: Record,
+}
+
+event!(
+    /// A save is about to be written.
+    SaveWriting, "save.writing", 35, SaveWritingPayload
+);
+event!(
+    /// A save document was read and is about to be validated.
+    SaveLoading, "save.loading", 36, SaveLoadingPayload
+);
+event!(
+    /// A mod's option changed (the Lua engine's one engine event in the `mod.` namespace).
+    ModOptionsChanged, "mod.options_changed", 37, ModOptionsChangedPayload
 );

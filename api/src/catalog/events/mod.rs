@@ -4,11 +4,13 @@
 mod battle;
 mod lifecycle;
 mod pokemon;
+mod presentation;
 mod world;
 
 pub use battle::*;
 pub use lifecycle::*;
 pub use pokemon::*;
+pub use presentation::*;
 pub use world::*;
 
 /// Declare an event type: `event!(/** docs */ Name, "mod.visible.name", id, PayloadType);`

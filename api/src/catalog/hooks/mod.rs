@@ -2,11 +2,15 @@
 //! them `hooks::<Name>`; see the module docs of [`crate::catalog`] for the pattern.
 
 mod battle;
+mod battle_rules;
+mod flow;
 mod pokemon;
 mod save;
 mod world;
 
 pub use battle::*;
+pub use battle_rules::*;
+pub use flow::*;
 pub use pokemon::*;
 pub use save::*;
 pub use world::*;

@@ -64,6 +64,7 @@ impl<R: BattleRng> Battle<R> {
             shakes: roll.shakes,
             caught: roll.caught,
         }));
+        super::super::sites_flow::ball_thrown(self, rt, ball.item_id(), roll.caught, roll.shakes);
         if !roll.caught {
             let msg = match roll.shakes {
                 0 => CaptureMsg::Missed,

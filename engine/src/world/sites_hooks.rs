@@ -1,0 +1,174 @@
+//! The overworld hook sites of the Lua engine's catalog (issue 17): `world.talk`,
+//! `script.command`, `movement.speed`, `encounter.species`. Every site is
+//! `if rt.wants_hook::<H>() { build args; rt.call::<H>(args, vanilla) } else vanilla`; answers
+//! the engine cannot honour (an unknown species) are refused and reported, and vanilla stands.
+
+use pallet_api::Runtime;
+
+use super::encounters::WildEncounter;
+use super::overworld::STEP_TICKS;
+use super::script::{RowWait, ScriptRow};
+use super::types::Direction;
+use super::{Overworld, WorldCtx};
+
+#[cfg(feature = "hook-sites")]
+use pallet_api::catalog::{common::GameInfo, hooks};
+
+#[cfg(feature = "hook-sites")]
+fn api_dir(d: Direction) -> pallet_api::catalog::common::Direction {
+    use pallet_api::catalog::common::Direction as D;
+    match d {
+        Direction::Up => D::Up,
+        Direction::Down => D::Down,
+        Direction::Left => D::Left,
+        Direction::Right => D::Right,
+    }
+}
+
+impl Overworld {
+    /// Talk to a text constant through `world.talk`: vanilla is the winning map-script
+    /// handler, else the text itself; a link that does not call `next` replaces it.
+    pub fn talk(&mut self, text: &str, ctx: &mut WorldCtx<'_>) {
+        #[cfg(feature = "hook-sites")]
+        if ctx.rt.wants_hook::<hooks::WorldTalk>() {
+            let rt = ctx.rt;
+            let args = hooks::WorldTalkArgs {
+                game: GameInfo {
+                    version: super::sites::api_version(ctx.version),
+                    playthrough_id: None,
+                    map_id: Some(self.map_id().to_owned()),
+                },
+                ctx: hooks::TalkContext {
+                    map_id: self.map_id().to_owned(),
+                    text: text.to_owned(),
+                },
+            };
+            rt.call::<hooks::WorldTalk>(args, |a| {
+                self.talk_vanilla(&a.ctx.text, ctx);
+                true
+            });
+            return;
+        }
+        self.talk_vanilla(text, ctx);
+    }
+}
+
+/// `script.command`: one script row about to run; vanilla runs it.
+pub(super) fn script_command(
+    ow: &mut Overworld,
+    row: ScriptRow,
+    ctx: &mut WorldCtx<'_>,
+) -> Option<RowWait> {
+    #[cfg(feature = "hook-sites")]
+    if ctx.rt.wants_hook::<hooks::ScriptCommand>() {
+        let rt = ctx.rt;
+        let cmd = pallet_api::value::to_value(&row).unwrap_or_default();
+        let name = cmd
+            .get("cmd")
+            .and_then(|v| v.as_str())
+            .unwrap_or("")
+            .to_owned();
+        let args_value = match &cmd {
+            pallet_api::Value::Map(m) => {
+                let mut m = m.clone();
+                m.remove("cmd");
+                pallet_api::Value::Map(m)
+            }
+            other => other.clone(),
+        };
+        let source = ow
+            .runner()
+            .current
+            .as_ref()
+            .map(|r| r.script.source.clone())
+            .unwrap_or_default();
+        let args = hooks::ScriptCommandArgs {
+            ctx: hooks::ScriptCommandContext {
+                map_id: ow.map_id().to_owned(),
+                source,
+            },
+            name,
+            args: args_value,
+            cmd,
+        };
+        let mut row = Some(row);
+        let mut wait = None;
+        rt.call::<hooks::ScriptCommand>(args, |_| {
+            if let Some(row) = row.take() {
+                wait = ow.exec_row(row, ctx);
+            }
+            true
+        });
+        return wait;
+    }
+    ow.exec_row(row, ctx)
+}
+
+/// `movement.speed`: the first `elapsed` value of a step so that it lasts the answered number
+/// of ticks (1..=STEP_TICKS; vanilla STEP_TICKS).
+pub(super) fn step_start(rt: &Runtime, ow: &Overworld, dir: Direction, scripted: bool) -> u32 {
+    #[cfg(feature = "hook-sites")]
+    if rt.wants_hook::<hooks::MovementSpeed>() {
+        let args = hooks::MovementSpeedArgs {
+            frames: STEP_TICKS,
+            ctx: hooks::SpeedContext {
+                map_id: ow.map_id().to_owned(),
+                dir: api_dir(dir),
+                surfing: ow.player().surfing,
+                scripted,
+            },
+        };
+        let frames = rt.call::<hooks::MovementSpeed>(args, |a| a.frames);
+        if (1..=STEP_TICKS).contains(&frames) {
+            return 1 + (STEP_TICKS - frames);
+        }
+        rt.log(
+            pallet_api::Level::Warn,
+            None,
+            format!(
+                "movement.speed: refused {frames} ticks (a step takes 1..={STEP_TICKS}); \
+                 the walking step stands"
+            ),
+        );
+        return 1;
+    }
+    let _ = (rt, ow, dir, scripted, STEP_TICKS);
+    1
+}
+
+/// `encounter.species`: replace a rolled encounter's species (a species the dataset does not
+/// know is refused and reported; the roll stands).
+pub(super) fn encounter_species(rt: &Runtime, map_id: &str, enc: WildEncounter) -> WildEncounter {
+    #[cfg(feature = "hook-sites")]
+    if rt.wants_hook::<hooks::EncounterSpecies>() {
+        let args = hooks::EncounterSpeciesArgs {
+            species: enc.species.clone(),
+            ctx: hooks::EncounterSpeciesContext {
+                map_id: map_id.to_owned(),
+                level: enc.level,
+            },
+        };
+        let species = rt.call::<hooks::EncounterSpecies>(args, |a| a.species.clone());
+        if species == enc.species {
+            return enc;
+        }
+        if crate::data::gen1().species_by_name(&species).is_none() {
+            rt.log(
+                pallet_api::Level::Warn,
+                None,
+                format!(
+                    "encounter.species: refused unknown species {species:?}; {} stands",
+                    enc.species
+                ),
+            );
+            return enc;
+        }
+        return WildEncounter {
+            species,
+            level: enc.level,
+            slot: None,
+        };
+    }
+    let _ = (rt, map_id);
+    enc
+}
