@@ -258,11 +258,9 @@ struct Progress {
 impl Progress {
     fn draw(&self, done: u64) {
         const WIDTH: u64 = 30;
-        let filled = if self.total == 0 {
-            WIDTH
-        } else {
-            done.min(self.total) * WIDTH / self.total
-        };
+        let filled = (done.min(self.total) * WIDTH)
+            .checked_div(self.total)
+            .unwrap_or(WIDTH);
         let bar: String = (0..WIDTH)
             .map(|i| if i < filled { '#' } else { '-' })
             .collect();

@@ -5,9 +5,7 @@
 //! `battle.exp_gained` < `battle.ended`; `battle.ball_thrown` < `pokemon.caught`).
 
 mod lua_support;
-#[allow(dead_code)]
 mod rfc0016_support;
-#[allow(dead_code)]
 mod rfc_support;
 
 use lua_support::{load, lua_mod, rhai_mod, unprefixed, Env};

@@ -5,9 +5,7 @@
 //! `gate_hooks.rs`.
 
 mod lua_support;
-#[allow(dead_code)]
 mod rfc0016_support;
-#[allow(dead_code)]
 mod rfc_support;
 
 use std::rc::Rc;
@@ -251,7 +249,7 @@ fn game_part(env: &Env) -> Vec<Vec<String>> {
         .save
         .party
         .iter()
-        .map(|m| (m.species.clone(), i64::from(m.level)))
+        .map(|m| (m.species.clone(), m.level))
         .collect();
     // MAGIKARP became PIKACHU L7, MEW was cancelled, and the refused NOT_A_MON left the
     // original gift: MISSINGNO is not a species either, so that gift fails as before.

@@ -307,7 +307,8 @@ fn compatibility_rejections_change_nothing_and_emit_nothing() {
     let a = checkpoint::capture(&mut game).unwrap();
     progress(&mut game, 2);
     let live = live_bytes(&game);
-    let cases: Vec<(CheckpointCode, Box<dyn Fn(&mut Checkpoint)>)> = vec![
+    type Mutation = Box<dyn Fn(&mut Checkpoint)>;
+    let cases: Vec<(CheckpointCode, Mutation)> = vec![
         (
             CheckpointCode::UnsupportedFormat,
             Box::new(|c| c.format = 2),

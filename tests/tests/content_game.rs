@@ -5,7 +5,8 @@
 
 use std::path::PathBuf;
 
-use pallet_engine::battle::calc::{damage_rolls, CalcInput};
+use pallet_engine::battle::calc::{damage_rolls, CalcInput, CalcSide};
+use pallet_engine::battle::BattleMode;
 use pallet_engine::data::Type;
 use pallet_engine::world::GameVersion;
 use pallet_script_host::cmd_run::{play_with_mods, RunOutcome};
@@ -44,14 +45,13 @@ fn rhai(id: &str, main: &str) -> PathBuf {
 fn tackle_damage(o: &RunOutcome) -> Vec<u16> {
     let d = o.game.data();
     let input = CalcInput {
-        attacker: d.species_by_name("RATTATA").unwrap(),
-        defender: d.species_by_name("PIDGEY").unwrap(),
+        attacker: CalcSide::new(d, d.species_by_name("RATTATA").unwrap(), 10, 15, 0),
+        defender: CalcSide::new(d, d.species_by_name("PIDGEY").unwrap(), 10, 15, 0),
         mv: d.move_by_name("TACKLE").unwrap(),
-        attacker_level: 10,
-        defender_level: 10,
         crit: false,
-        dv: 15,
-        stat_exp: 0,
+        reflect: false,
+        light_screen: false,
+        mode: BattleMode::Link,
     };
     damage_rolls(d, &input).unwrap()
 }

@@ -5,8 +5,8 @@
 //! * the result is vanilla's result, unchanged;
 //! * the call allocates nothing (counting allocator, this thread);
 //! * `wants_hook` is false and no chain exists afterwards;
-//! under three buses: the null runtime, a live runtime where every *other* catalog hook has a
-//! chain, and a live runtime where this hook's links were unsubscribed / owner-removed.
+//!   under three buses: the null runtime, a live runtime where every *other* catalog hook has a
+//!   chain, and a live runtime where this hook's links were unsubscribed / owner-removed.
 //!
 //! A catalog hook without a sample in `common/samples.rs` fails the gate.
 

@@ -59,7 +59,7 @@ fn mods_check_compiles_lua_without_running_it() {
         "local mod = ...\nwhile true do end\nlocal x = = 1\n",
     )
     .unwrap();
-    let (code, out, err) = check(&[dir.clone()]);
+    let (code, out, err) = check(std::slice::from_ref(&dir));
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("main.lua:3"), "{out}");
     // Notes: hooks Pallet does not raise, engine internals, LÖVE.
@@ -70,7 +70,7 @@ fn mods_check_compiles_lua_without_running_it() {
         "local mod = ...\nmod.hooks:wrap(\"render.hud\", function(next) end)\nlocal function probe() return require(\"src.core.Game\") end\nlocal function draw() love.graphics.print('x') end\n",
     )
     .unwrap();
-    let (code, out, err) = check(&[dir.clone()]);
+    let (code, out, err) = check(std::slice::from_ref(&dir));
     assert_eq!(code, 0, "{out}{err}");
     for needle in ["render.hud", "src.core.Game", "LÖVE"] {
         assert!(

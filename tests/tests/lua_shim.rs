@@ -351,7 +351,7 @@ fn files_on_disk_cannot_escape_through_symlinks() {
     .unwrap();
     #[cfg(unix)]
     std::os::unix::fs::symlink(dir.join("secret.txt"), root.join("secret.txt")).unwrap();
-    let env = load(&[root.clone()], vec![]);
+    let env = load(std::slice::from_ref(&root), vec![]);
     env.assert_loaded("linker");
     let feed = env.feed();
     #[cfg(unix)]

@@ -3,7 +3,7 @@
 
 mod lua_support;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use lua_support::*;
 use pallet_api::catalog::common::{BattleInfo, GameInfo};
@@ -22,7 +22,7 @@ fn twin_pair(lua: &str, rhai: PathBuf) -> [(PathBuf, String); 2] {
     [(lua_fixture(lua), lua.to_owned()), (rhai, String::new())]
 }
 
-fn id_of(dir: &PathBuf) -> String {
+fn id_of(dir: &Path) -> String {
     let text = std::fs::read_to_string(dir.join("manifest.json")).unwrap();
     pallet_api::manifest::parse_manifest(&text)
         .unwrap()
@@ -46,7 +46,7 @@ fn exp_boost_matches_its_twin() {
                 .map(|v| vec![(id.clone(), "multiplier".to_owned(), v)])
                 .unwrap_or_default();
             let env = load_with(
-                &[dir.clone()],
+                std::slice::from_ref(&dir),
                 vec![],
                 Setup {
                     content: Content::new(),
@@ -109,7 +109,7 @@ fn filter_runs(
         let id = id_of(&dir);
         for &chance in chances {
             let env = load_with(
-                &[dir.clone()],
+                std::slice::from_ref(&dir),
                 vec![],
                 Setup {
                     content: Content::new(),
@@ -260,7 +260,7 @@ fn content_mod_matches_its_twin() {
     for (dir, _) in twin_pair("secret-garden", rhai_fixture("twin-secret-garden")) {
         let id = id_of(&dir);
         let env = load_with(
-            &[dir.clone()],
+            std::slice::from_ref(&dir),
             vec![],
             Setup {
                 content: town(),
@@ -298,7 +298,7 @@ fn event_logger_matches_its_twin() {
     let mut results = Vec::new();
     for (dir, _) in twin_pair("event-logger", rhai) {
         let id = id_of(&dir);
-        let env = load(&[dir.clone()], vec![]);
+        let env = load(std::slice::from_ref(&dir), vec![]);
         env.assert_loaded(&id);
         env.rt.emit::<MapEntered>(MapEnteredPayload {
             map_id: "ROUTE_1".into(),

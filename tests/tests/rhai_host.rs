@@ -158,7 +158,7 @@ fn symlinks_cannot_escape_the_mod_folder() {
     .unwrap();
     #[cfg(unix)]
     std::os::unix::fs::symlink(&outside, m.join("link")).unwrap();
-    let env = load(&[m.clone()], &[]);
+    let env = load(std::slice::from_ref(&m), &[]);
     let err = env.error("escape");
     assert_eq!(env.state("escape"), ModState::Failed);
     assert!(err.contains("resolves outside the mod folder"), "{err}");

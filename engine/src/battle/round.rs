@@ -312,15 +312,15 @@ impl<R: BattleRng> Battle<R> {
                 b.move_slot = slot & 3;
             }
             Action::Struggle => self.bat_mut(side).selected = Some(MoveId(STRUGGLE)),
-            Action::Continue => {
-                // Trapped by the opponent: nothing is selected ($FF). Otherwise the previous
-                // selection stays (charging, thrashing, raging, recharging, Bide, asleep…).
-                if self.bat(side.other()).has(flag::TRAPPING) && !self.locked(side) {
-                    let asleep = matches!(self.status(side), Status::Sleep(n) if n & 7 != 0);
-                    let own = self.bat(side).has(flag::STORING_ENERGY | flag::TRAPPING);
-                    if !asleep && self.status(side) != Status::Freeze && !own {
-                        self.bat_mut(side).selected = None;
-                    }
+            // Trapped by the opponent: nothing is selected ($FF). Otherwise the previous
+            // selection stays (charging, thrashing, raging, recharging, Bide, asleep…).
+            Action::Continue
+                if self.bat(side.other()).has(flag::TRAPPING) && !self.locked(side) =>
+            {
+                let asleep = matches!(self.status(side), Status::Sleep(n) if n & 7 != 0);
+                let own = self.bat(side).has(flag::STORING_ENERGY | flag::TRAPPING);
+                if !asleep && self.status(side) != Status::Freeze && !own {
+                    self.bat_mut(side).selected = None;
                 }
             }
             _ => {}

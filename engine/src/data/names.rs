@@ -33,9 +33,7 @@ fn cmp_key(key: &str, query: &str) -> Ordering {
 
 /// Looks `query` up in a generated, sorted `(normalized key, id)` index. Allocation-free.
 pub(crate) fn lookup(index: &[(&str, u16)], query: &str) -> Option<u16> {
-    if normalized_bytes(query).next().is_none() {
-        return None;
-    }
+    normalized_bytes(query).next()?;
     index
         .binary_search_by(|(key, _)| cmp_key(key, query))
         .ok()

@@ -101,7 +101,9 @@ mod tests {
         assert_eq!(e.max_modules(), LIMITS.max_modules);
         assert_eq!(e.max_variables(), LIMITS.max_variables);
         assert_eq!(e.max_functions(), LIMITS.max_functions);
-        assert!(LIMITS.dispatch_budget < LIMITS.max_operations);
-        assert!(LIMITS.load_budget < LIMITS.max_operations);
+        const {
+            assert!(LIMITS.dispatch_budget < LIMITS.max_operations);
+            assert!(LIMITS.load_budget < LIMITS.max_operations);
+        }
     }
 }
