@@ -224,14 +224,6 @@ impl Runtime {
         Ok(())
     }
 
-    /// The engine (not a mod) raises a name-keyed event such as `mod.options_changed`, which
-    /// the catalog does not type; nothing is built when nobody listens.
-    pub fn emit_host_named(&self, name: &str, payload: &Value) {
-        if self.events.wants_named(name) {
-            self.events.emit_named(&self.diagnostics.0, name, payload);
-        }
-    }
-
     // ----- owners and lifecycle ----------------------------------------------------------------
 
     /// Rank owners by load order (position in `order`); call before running mod entries.

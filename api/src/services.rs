@@ -371,20 +371,17 @@ impl OptionsStore {
         if before == value {
             return Ok(false);
         }
-        rt.emit_host_named(
-            OPTIONS_CHANGED,
-            &Value::map([
-                ("mod", Value::from(mod_id)),
-                ("key", Value::from(key)),
-                ("value", value),
-            ]),
-        );
+        use crate::catalog::events::{ModOptionsChanged, ModOptionsChangedPayload};
+        if rt.wants_event::<ModOptionsChanged>() {
+            rt.emit::<ModOptionsChanged>(ModOptionsChangedPayload {
+                mod_id: mod_id.to_owned(),
+                key: key.to_owned(),
+                value,
+            });
+        }
         Ok(true)
     }
 }
-
-/// The event a runtime option change emits (`{mod, key, value}`).
-pub const OPTIONS_CHANGED: &str = "mod.options_changed";
 
 /// `mod.options`: `define(rows)` and `get(key)`.
 #[derive(Clone)]

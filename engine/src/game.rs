@@ -90,6 +90,7 @@ macro_rules! world_ctx {
             tick,
             version,
             overworld,
+            data,
             ..
         } = $self;
         let $ow = overworld;
@@ -98,6 +99,7 @@ macro_rules! world_ctx {
             flags: &mut save.flags as &mut dyn FlagStore,
             rng,
             rt: &**rt,
+            data: *data,
             feed,
             tick: *tick,
         };

@@ -16,7 +16,7 @@ use pallet_engine::world::GameVersion;
 const RHAI: &str = r#"
 events.on("save.writing", |p| log.info(`save.writing ${p.save.player.map} ${p.save.money} meta=${type_of(p.meta)}`));
 events.on("save.loading", |p| log.info(`save.loading ${p.raw.player.map} ${p.raw.money}`));
-events.on("mod.options_changed", |p| log.info(`mod.options_changed ${p.modId} ${p.key} ${p.value}`));
+events.on("mod.options_changed", |p| log.info(`mod.options_changed ${p.mod} ${p.key} ${p.value}`));
 events.on("map.reloaded", |p| log.info(`map.reloaded ${p.mapId} ${p.reason}`));
 events.on("checkpoint.restored", |p| log.info(`checkpoint.restored ${p.kind}`));
 "#;
@@ -27,7 +27,7 @@ const LUA: &str = r#"return function(mod)
     log:info("save.writing %s %d meta=%s", p.save.player.map, p.save.money, type(p.meta) == "table" and "map" or "?")
   end)
   ev:on("save.loading", function(p) log:info("save.loading %s %d", p.raw.player.map, p.raw.money) end)
-  ev:on("mod.options_changed", function(p) log:info("mod.options_changed %s %s %d", p.modId, p.key, p.value) end)
+  ev:on("mod.options_changed", function(p) log:info("mod.options_changed %s %s %d", p.mod, p.key, p.value) end)
   ev:on("map.reloaded", function(p) log:info("map.reloaded %s %s", p.mapId, p.reason) end)
   ev:on("checkpoint.restored", function(p) log:info("checkpoint.restored %s", p.kind) end)
 end"#;

@@ -73,6 +73,18 @@ fn every_catalog_hook_streams_the_same_arguments() {
         check::<hooks::SaveWrite>(samples::save_write()),
         check::<hooks::MovementCollision>(samples::collision()),
         check::<hooks::WarpDestination>(samples::warp()),
+        check::<hooks::BattleTurnOrder>(samples::turn_order()),
+        check::<hooks::BattleRun>(samples::run()),
+        check::<hooks::BattleEnemyAction>(samples::enemy_action()),
+        check::<hooks::BattleStyle>(samples::style()),
+        check::<hooks::BattleChargeRequired>(samples::charge_required()),
+        check::<hooks::EncounterSpecies>(samples::encounter_species()),
+        check::<hooks::ScriptCommand>(samples::script_command()),
+        check::<hooks::WorldTalk>(samples::world_talk()),
+        check::<hooks::TrainerBeforeBattle>(samples::before_battle()),
+        check::<hooks::PokemonGive>(samples::give()),
+        check::<hooks::CoreUpdate>(samples::core_update()),
+        check::<hooks::MovementSpeed>(samples::movement_speed()),
     ]
     .into_iter()
     .collect();

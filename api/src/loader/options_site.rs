@@ -9,7 +9,7 @@ use crate::{Runtime, Value};
 impl Loader {
     /// Set `mod_id`'s option `key` to `value` (validated when read, as
     /// [`OptionsStore::set_user_value`](crate::services::OptionsStore::set_user_value)) and
-    /// emit `mod.options_changed {modId, key, value}`.
+    /// emit `mod.options_changed {mod, key, value}`.
     pub fn set_option(&self, rt: &Runtime, mod_id: &str, key: &str, value: Value) {
         if rt.wants_event::<ModOptionsChanged>() {
             self.options.set_user_value(mod_id, key, value.clone());

@@ -103,8 +103,20 @@ impl MatchupIndex {
         if ix.built_from == data.type_matchups().as_ptr() as usize {
             ix
         } else {
-            // A dataset that is not the generation's singleton: build and keep its own index.
-            Box::leak(Box::new(MatchupIndex::new(data.type_matchups())))
+            // A dataset that is not the generation's singleton (compiled content, itself leaked
+            // once per compile): its index is built once and kept beside it, so battles on it
+            // reuse the index instead of leaking one each.
+            use std::sync::Mutex;
+            static OTHERS: Mutex<Vec<&'static MatchupIndex>> = Mutex::new(Vec::new());
+            let key = data.type_matchups().as_ptr() as usize;
+            let mut others = OTHERS.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(ix) = others.iter().find(|ix| ix.built_from == key) {
+                return ix;
+            }
+            let ix: &'static MatchupIndex =
+                Box::leak(Box::new(MatchupIndex::new(data.type_matchups())));
+            others.push(ix);
+            ix
         }
     }
 

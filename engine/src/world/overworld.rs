@@ -80,6 +80,8 @@ pub struct WorldCtx<'a> {
     pub flags: &'a mut dyn FlagStore,
     pub rng: &'a mut Rng,
     pub rt: &'a Runtime,
+    /// The game's dataset (the compiled content tables, or the embedded data).
+    pub data: &'static crate::data::Dataset,
     pub feed: &'a mut Vec<FeedRow>,
     /// The game tick being simulated (stamped on presentation rows).
     pub tick: u64,
@@ -587,7 +589,7 @@ impl Overworld {
                 Some(table) => sites::encounter_roll(ctx.rt, self.map.id(), table, ctx.rng),
                 None => None,
             }
-            .map(|e| sites_hooks::encounter_species(ctx.rt, self.map.id(), e));
+            .map(|e| sites_hooks::encounter_species(ctx.rt, ctx.data, self.map.id(), e));
             if let Some(enc) = encounter {
                 ctx.show(PresentationRow::WildEncounter {
                     species: enc.species.clone(),

@@ -138,7 +138,12 @@ pub(super) fn step_start(rt: &Runtime, ow: &Overworld, dir: Direction, scripted:
 
 /// `encounter.species`: replace a rolled encounter's species (a species the dataset does not
 /// know is refused and reported; the roll stands).
-pub(super) fn encounter_species(rt: &Runtime, map_id: &str, enc: WildEncounter) -> WildEncounter {
+pub(super) fn encounter_species(
+    rt: &Runtime,
+    data: &crate::data::Dataset,
+    map_id: &str,
+    enc: WildEncounter,
+) -> WildEncounter {
     #[cfg(feature = "hook-sites")]
     if rt.wants_hook::<hooks::EncounterSpecies>() {
         let args = hooks::EncounterSpeciesArgs {
@@ -152,7 +157,7 @@ pub(super) fn encounter_species(rt: &Runtime, map_id: &str, enc: WildEncounter) 
         if species == enc.species {
             return enc;
         }
-        if crate::data::gen1().species_by_name(&species).is_none() {
+        if data.species_by_name(&species).is_none() {
             rt.log(
                 pallet_api::Level::Warn,
                 None,
@@ -169,6 +174,6 @@ pub(super) fn encounter_species(rt: &Runtime, map_id: &str, enc: WildEncounter) 
             slot: None,
         };
     }
-    let _ = (rt, map_id);
+    let _ = (rt, data, map_id);
     enc
 }

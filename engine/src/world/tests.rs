@@ -49,6 +49,7 @@ impl H {
                 flags: &mut flags,
                 rng: &mut rng,
                 rt: &rt,
+                data: crate::data::gen1(),
                 feed: &mut feed,
                 tick: 0,
             };
@@ -83,6 +84,7 @@ impl H {
             flags: &mut self.flags,
             rng: &mut self.rng,
             rt: &self.rt,
+            data: crate::data::gen1(),
             feed: &mut self.feed,
             tick: self.tick,
         };

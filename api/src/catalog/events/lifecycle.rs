@@ -92,7 +92,8 @@ pub struct SaveLoadingPayload {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ModOptionsChangedPayload {
-    /// The mod whose options changed.
+    /// The mod whose options changed (`payload.mod`, as the public Lua mods read it).
+    #[serde(rename = "mod")]
     pub mod_id: String,
     /// The option key.
     pub key: String,
