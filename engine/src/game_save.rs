@@ -65,4 +65,23 @@ impl Game {
         let game = Game::from_save(loaded.save, seed, rt)?;
         Ok((game, loaded.recovered))
     }
+
+    /// The canonical save validator against this game's tables (its compiled content, maps
+    /// and spawn), with the content mods the save names that this game lacks. Repairs `save`
+    /// in place; the report says every change (empty: nothing changed).
+    pub fn validate_save(&self, save: &mut save::SaveData) -> save::ValidationReport {
+        let maps = self.maps();
+        let map_known = |id: &str| maps.get(id).is_some();
+        let start = &maps.start;
+        let env = save::ValidateEnv {
+            data: self.data(),
+            map_known: &map_known,
+            spawn: save::data::MapPoint {
+                map: start.map.clone(),
+                x: u16::try_from(start.x).unwrap_or(0),
+                y: u16::try_from(start.y).unwrap_or(0),
+            },
+        };
+        save::validate_with_content(save, &env, self.content_mods())
+    }
 }

@@ -758,8 +758,15 @@ pub fn play_opts(o: &PlayOptions<'_>) -> Result<RunOutcome, RunFailure> {
         None => Game::boot(boot_version, seed, rt),
     }
     .map_err(|e| fail(String::new(), e.to_string()))?;
-    if let Some(save) = boot_save {
-        // The save's progress, stamped with the content mods that shape this run.
+    let mut validation = None;
+    if let Some(mut save) = boot_save {
+        // The validator repairs, quarantines and remaps what this game's tables (and content
+        // mods) no longer have, and says so; then the save is stamped with the content mods
+        // that shape this run.
+        let report = game.validate_save(&mut save);
+        if !report.is_empty() || !report.missing_content_mods.is_empty() {
+            validation = Some(report);
+        }
         let content_mods = std::mem::take(&mut game.save.meta.content_mods);
         game.save = save;
         game.save.meta.content_mods = content_mods;
@@ -779,6 +786,10 @@ pub fn play_opts(o: &PlayOptions<'_>) -> Result<RunOutcome, RunFailure> {
             "continuing a save: {} ({},{}) facing {}",
             pl.map, pl.x, pl.y, pl.facing
         );
+    }
+    if let Some(report) = &validation {
+        let json = serde_json::to_string(report).unwrap_or_default();
+        let _ = writeln!(p.out, "save validator: {json}");
     }
     if let Some(s) = session {
         let _ = writeln!(p.out, "{}", s.summary());

@@ -648,3 +648,63 @@ fn profile_options_files_set_values_and_option_overrides_them() {
     assert!(err(&o).contains("exp-boost.json"), "{}", err(&o));
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn load_validates_the_save_against_the_content_mods_it_was_shaped_by() {
+    let root = temp("load-content");
+    let scn = root.join("berry.scn");
+    std::fs::write(&scn, "section Berries\nbag ORAN_BERRY 3\nbag POTION 1\n").unwrap();
+    let scn = scn.display().to_string();
+    let save = root.join("game.sav").display().to_string();
+    let berries = repo("examples/mods/berry-items");
+    let o = pallet(&[
+        "run",
+        "--no-default-mods",
+        "--mods",
+        &berries,
+        "--scenario",
+        &scn,
+        "--save",
+        &save,
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let text = std::fs::read_to_string(&save).unwrap();
+    assert!(text.contains("\"contentMods\""), "{text}");
+    assert!(text.contains("berry-items"), "{text}");
+
+    // With the mod: nothing to repair, no report.
+    let short = short_scenario(&root);
+    let with = pallet(&[
+        "run",
+        "--no-default-mods",
+        "--mods",
+        &berries,
+        "--scenario",
+        &short,
+        "--load",
+        &save,
+    ]);
+    assert_eq!(with.status.code(), Some(0), "{}", err(&with));
+    assert!(!out(&with).contains("save validator:"), "{}", out(&with));
+
+    // Without it: the validator says which content mod is missing and quarantines its item.
+    let without = pallet(&[
+        "run",
+        "--no-default-mods",
+        "--scenario",
+        &short,
+        "--load",
+        &save,
+    ]);
+    assert_eq!(without.status.code(), Some(0), "{}", err(&without));
+    let t = out(&without);
+    let line = t
+        .lines()
+        .find(|l| l.starts_with("save validator: "))
+        .unwrap_or_else(|| panic!("no validator report:\n{t}"));
+    assert!(line.contains("\"missingContentMods\""), "{line}");
+    assert!(line.contains("\"berry-items\""), "{line}");
+    assert!(line.contains("\"not_loaded\""), "{line}");
+    assert!(line.contains("ORAN_BERRY"), "{line}");
+    let _ = std::fs::remove_dir_all(&root);
+}

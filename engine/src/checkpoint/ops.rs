@@ -13,7 +13,6 @@ use super::record::{
     first_difference, Checkpoint, Identity, OverworldState, RuntimeState, FORMAT, KIND_BATTLE,
     KIND_OVERWORLD,
 };
-use crate::data::gen1;
 use crate::game::{BattleSession, Game, Mode};
 use crate::save::{self, SaveData, ValidateEnv};
 use crate::world::overworld::WarpTarget;
@@ -305,7 +304,7 @@ fn needs_repair(game: &Game, save: &SaveData) -> bool {
         y: u16::try_from(start.y).unwrap_or(0),
     };
     let env = ValidateEnv {
-        data: gen1(),
+        data: game.data(),
         map_known: &map_known,
         spawn,
     };
