@@ -245,9 +245,14 @@ fn err(field: &str, message: impl Into<String>) -> ManifestError {
     }
 }
 
-/// Is `id` a valid mod id (`^[A-Za-z0-9_-]+$`)?
+/// The longest mod id accepted (ids name folders, bus owners and log prefixes; a megabyte id
+/// would be printed on every log line of the mod).
+pub const MAX_MOD_ID_LEN: usize = 64;
+
+/// Is `id` a valid mod id (`^[A-Za-z0-9_-]+$`, at most [`MAX_MOD_ID_LEN`] bytes)?
 pub fn valid_mod_id(id: &str) -> bool {
     !id.is_empty()
+        && id.len() <= MAX_MOD_ID_LEN
         && id
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
@@ -435,6 +440,15 @@ pub fn parse_manifest(text: &str) -> Result<ParsedManifest, ManifestError> {
     };
 
     let id = r.required_str("id")?;
+    if id.len() > MAX_MOD_ID_LEN {
+        return Err(err(
+            "id",
+            format!(
+                "is {} bytes long; a mod id has at most {MAX_MOD_ID_LEN}",
+                id.len()
+            ),
+        ));
+    }
     if !valid_mod_id(&id) {
         return Err(err("id", "must match ^[A-Za-z0-9_-]+$"));
     }

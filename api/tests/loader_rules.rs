@@ -138,6 +138,18 @@ fn manifest_errors_point_at_the_field() {
             "{text}"
         );
     }
+    // A huge id (hostile input) is refused by its length, before anything prints it.
+    let long = "a".repeat(1 << 20);
+    let text = format!(r#"{{"id":"{long}","name":"X","version":"1","entry":"m.rhai"}}"#);
+    assert_eq!(
+        parse_manifest(&text).unwrap_err().to_string(),
+        "manifest.json: id: is 1048576 bytes long; a mod id has at most 64"
+    );
+    let ok = format!(
+        r#"{{"id":"{}","name":"X","version":"1","entry":"m.rhai"}}"#,
+        "a".repeat(64)
+    );
+    assert!(parse_manifest(&ok).is_ok());
 }
 
 #[test]

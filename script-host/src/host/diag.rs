@@ -244,6 +244,39 @@ fn token_len(src: &str, at: usize) -> usize {
     word.max(2).min(rest.len().max(1))
 }
 
+/// The widest source line an excerpt shows whole.
+const MAX_EXCERPT_CHARS: usize = 160;
+
+/// For a line longer than [`MAX_EXCERPT_CHARS`]: a stand-in source whose line `line` is the
+/// window of the real line around char offset `at` (`...` marking what was cut; earlier lines
+/// left empty so the excerpt's line number stays right), and `at` in it.
+fn window(src: &str, line: usize, at: usize, len: usize) -> Option<(String, usize)> {
+    let text = src.split('\n').nth(line.checked_sub(1)?)?;
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() <= MAX_EXCERPT_CHARS {
+        return None;
+    }
+    let line_start: usize = src
+        .split('\n')
+        .take(line - 1)
+        .map(|l| l.chars().count() + 1)
+        .sum();
+    let col = at.saturating_sub(line_start).min(chars.len());
+    let keep = MAX_EXCERPT_CHARS;
+    let from = col
+        .saturating_sub(keep.saturating_sub(len.min(keep)) / 2)
+        .min(chars.len() - keep);
+    let to = from + keep;
+    let mut out = "\n".repeat(line - 1);
+    let lead = if from > 0 { "..." } else { "" };
+    out.push_str(lead);
+    out.extend(&chars[from..to]);
+    if to < chars.len() {
+        out.push_str("...");
+    }
+    Some((out, line - 1 + lead.len() + (col - from)))
+}
+
 fn render(
     mod_id: &str,
     file: &str,
@@ -262,6 +295,13 @@ fn render(
     };
     let at = char_offset(src, line, column);
     let len = token_len(src, at);
+    // A very long line (minified or generated source, a hostile 400 KB line) is shown as a
+    // window of MAX_EXCERPT_CHARS around the error; the header keeps the real line:column.
+    let windowed = window(src, line, at, len);
+    let (src, at, len) = match &windowed {
+        Some((text, at)) => (text.as_str(), *at, len.min(MAX_EXCERPT_CHARS)),
+        None => (src, at, len),
+    };
     // A one-character token at the end of a line: widen to the left so the `^` underline shows.
     let start = if len < 2 && column > 1 { at - 1 } else { at };
     let span = (file, start..at + len);
@@ -286,6 +326,23 @@ fn render(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_line_is_shown_as_a_window_around_the_error() {
+        let filler = "x".repeat(400_000);
+        let src = format!("let a = 1;\nlet b = \"{filler}\"; oops\n");
+        let column = filler.len() + 12;
+        let text = render("m", "main.rhai", 2, column, "bad token", Some(&src));
+        assert!(
+            text.contains(&format!("main.rhai:2:{column}: bad token")),
+            "{text}"
+        );
+        assert!(text.contains("oops"), "{text}");
+        assert!(text.contains("..."), "{text}");
+        let widest = text.lines().map(|l| l.chars().count()).max().unwrap();
+        assert!(widest < 400, "excerpt {widest} chars wide");
+        assert!(text.contains('^'), "{text}");
+    }
 
     #[test]
     fn parse_errors_point_at_the_source() {
