@@ -213,7 +213,7 @@ fn manifest_version_and_dependency_refusals_are_never_silent() {
         "{t}"
     );
     assert!(
-        t.contains("mods: lua2 failed: requires game version >=2.0.0 <3.0.0; legacy Lua manifests are checked against the Lua-engine API level Pallet implements, 1.0.0"),
+        t.contains("mods: lua2 failed: requires game version >=2.0.0 <3.0.0; legacy Lua manifests are checked against the Lua-engine API level Pallet implements, 0.1.98"),
         "{t}"
     );
     // mods check: the same reasons, exit 1.
@@ -234,9 +234,10 @@ fn legacy_ranges_of_public_mods_are_checked_against_the_lua_engine_level() {
     let root = temp("legacy");
     for (name, range) in [
         ("a", ">=0.1.75 <10.0.0"),
-        ("b", ">=1.0.0 <2.0.0"),
+        ("b", ">=0.1.98 <1.0.0"),
         ("c", "0.0.0-dev || >=0.1.0 <2.0.0"),
         ("d", ">=0.0.0-0 <2.0.0"),
+        ("e", ">=0.1.96 <0.2.0"),
     ] {
         write_mod(
             &root,
@@ -259,7 +260,7 @@ fn legacy_ranges_of_public_mods_are_checked_against_the_lua_engine_level() {
     let o = pallet(&["mods", "check", root.to_str().unwrap()]);
     let t = out(&o);
     assert_eq!(o.status.code(), Some(1), "{t}");
-    for id in ["legacy-a", "legacy-b", "legacy-c", "legacy-d"] {
+    for id in ["legacy-a", "legacy-b", "legacy-c", "legacy-d", "legacy-e"] {
         assert!(t.contains(&format!("ok: {id} ")), "{id}: {t}");
     }
     assert!(
