@@ -21,8 +21,8 @@ hooks.wrap("battle.turn_order", |next, player, playerMove, enemy, enemyMove, ctx
     log.info(`turn_order ${player.name} ${playerMove.id} ${enemy.name} ${enemyMove.id} turn=${ctx.battle.turn} vanilla=${next.call()}`);
     "enemy"
 });
-hooks.wrap("battle.run", |next, battle, ctx| {
-    log.info(`run ${battle.kind} attempts=${ctx.attempts} ${ctx.playerSpeed}<${ctx.enemySpeed}`);
+hooks.wrap("battle.run", |next, ctx| {
+    log.info(`run ${ctx.battle.kind} attempts=${ctx.attempts} ${ctx.playerSpeed}<${ctx.enemySpeed}`);
     true
 });
 hooks.wrap("battle.charge_required", |next, battle, ctx| {
@@ -70,8 +70,8 @@ const LUA: &str = r#"return function(mod)
       enemyMove.id, ctx.battle.turn, next())
     return "enemy"
   end)
-  h:wrap("battle.run", function(next, battle, ctx)
-    log:info("run %s attempts=%d %d<%d", battle.kind, ctx.attempts, ctx.playerSpeed, ctx.enemySpeed)
+  h:wrap("battle.run", function(next, ctx)
+    log:info("run %s attempts=%d %d<%d", ctx.battle.kind, ctx.attempts, ctx.playerSpeed, ctx.enemySpeed)
     return true
   end)
   h:wrap("battle.charge_required", function(next, battle, ctx)

@@ -67,8 +67,8 @@ pub(crate) fn run<R: BattleRng>(b: &mut Battle<R>, rt: &Runtime, use_next_prompt
     if rt.wants_hook::<hooks::BattleRun>() {
         let (player_speed, enemy_speed) = b.escape_speeds(use_next_prompt);
         let args = hooks::BattleRunArgs {
-            battle: base::info(b),
             ctx: hooks::RunContext {
+                battle: base::info(b),
                 attempts: b.run_attempts,
                 player_speed,
                 enemy_speed,

@@ -617,8 +617,8 @@ pub fn turn_order() -> (hooks::BattleTurnOrderArgs, Side) {
 pub fn run() -> (hooks::BattleRunArgs, bool) {
     (
         hooks::BattleRunArgs {
-            battle: battle(),
             ctx: hooks::RunContext {
+                battle: battle(),
                 attempts: 2,
                 player_speed: 30,
                 enemy_speed: 90,

@@ -51,10 +51,13 @@ impl ScriptHook for BattleTurnOrder {
 
 // ----- battle.run ----------------------------------------------------------------------------
 
-/// `ctx` of `battle.run`.
+/// `ctx` of `battle.run`, the hook's one argument (the Lua engine calls `battle.run` links as
+/// `(next, ctx)`; the public mods wrap it so).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunContext {
+    /// The battle being fled.
+    pub battle: BattleInfo,
     /// Escape attempts this battle, this one included.
     pub attempts: u8,
     /// The Speed the cartridge compares (the active battler's, or the first party mon's on
@@ -65,10 +68,9 @@ pub struct RunContext {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BattleRunArgs {
-    pub battle: BattleInfo,
     pub ctx: RunContext,
 }
-arg_list!(BattleRunArgs { battle, ctx });
+arg_list!(BattleRunArgs { ctx });
 
 /// `battle.run` — does this escape attempt from a wild battle succeed? Vanilla is the
 /// cartridge's `TryRunningFromBattle` formula (its random byte drawn only when vanilla runs).
@@ -83,7 +85,7 @@ impl Hook for BattleRun {
 }
 
 impl ScriptHook for BattleRun {
-    const SIGNATURE: &'static str = "(next, battle, ctx) -> boolean";
+    const SIGNATURE: &'static str = "(next, ctx) -> boolean";
     const RESULT_RULE: &'static str =
         "a boolean: true escapes, false stays; anything else fails the link";
 }
