@@ -114,7 +114,7 @@ fn choose(game: &mut Game, action: Action) -> Result<(), String> {
     game.battle_choose(action).map_err(|e| e.to_string())
 }
 
-fn in_battle(game: &Game) -> bool {
+pub fn in_battle(game: &Game) -> bool {
     game.mode == Mode::Battle
 }
 

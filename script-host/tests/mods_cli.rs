@@ -107,6 +107,33 @@ fn an_encounter_thinning_mod_changes_the_game_and_the_run_finishes() {
     assert!(t.contains("[thin-encounters] thinned a wild"), "{t}");
 }
 
+#[test]
+fn a_mod_suppressing_every_encounter_skips_the_encounter_section_and_finishes() {
+    let root = temp("no-encounters");
+    let dir = write_mod(
+        &root,
+        "no-grass",
+        &rhai_manifest("no-grass", r#""hooks", "log""#),
+        "main.rhai",
+        "hooks.wrap(\"encounter.roll\", |next, encDef, ctx| { next.call(encDef, ctx); () });\n",
+    );
+    let o = pallet(&["run", "--mods", &dir]);
+    let t = out(&o);
+    assert_eq!(o.status.code(), Some(0), "{t}{}", err(&o));
+    assert!(
+        t.contains("no wild encounter after 400 steps; the rest of this section is skipped"),
+        "{t}"
+    );
+    assert!(
+        t.contains("## Vermilion City"),
+        "the later sections still run: {t}"
+    );
+    // --strict stops at the seek instead.
+    let o = pallet(&["run", "--mods", &dir, "--strict"]);
+    assert_eq!(o.status.code(), Some(1), "{}", out(&o));
+    let _ = std::fs::remove_dir_all(&root);
+}
+
 // ----- never silent, honest exit codes ---------------------------------------------------------
 
 #[test]
