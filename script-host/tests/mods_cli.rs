@@ -134,6 +134,52 @@ fn a_mod_suppressing_every_encounter_skips_the_encounter_section_and_finishes() 
     let _ = std::fs::remove_dir_all(&root);
 }
 
+#[test]
+fn encounter_species_replaces_the_wild_mon_in_rhai_and_lua_and_unknown_ids_are_refused() {
+    let root = temp("encounter-species");
+    let rhai = write_mod(
+        &root,
+        "mew-grass",
+        &rhai_manifest("mew-grass", r#""hooks", "log""#),
+        "main.rhai",
+        r#"hooks.wrap("encounter.species", |next, species, ctx| {
+    log.info(`rolled ${species} L${ctx.level} on ${ctx.mapId}; vanilla ${next.call()}`);
+    "MEW"
+});
+"#,
+    );
+    let o = pallet(&["run", "--no-default-mods", "--mods", &rhai]);
+    let t = out(&o);
+    assert_eq!(o.status.code(), Some(0), "{t}{}", err(&o));
+    assert!(t.contains("[mew-grass] rolled "), "{t}");
+    assert!(t.contains(" on ROUTE_1; vanilla "), "{t}");
+    assert!(t.contains("Wild MEW appeared!"), "{t}");
+
+    let lua = write_mod(
+        &root,
+        "lua-mew-grass",
+        r#"{"id": "lua-mew-grass", "name": "l", "version": "1.0.0", "api": 2, "entry": "main.lua"}"#,
+        "main.lua",
+        r#"return function(mod)
+  mod.hooks:wrap("encounter.species", function(next, species, ctx)
+    mod.log:info("rolled %s L%d on %s", species, ctx.level, ctx.mapId)
+    return "NOT_A_SPECIES"
+  end)
+end
+"#,
+    );
+    let o = pallet(&["run", "--no-default-mods", "--mods", &lua]);
+    let t = out(&o);
+    assert_eq!(o.status.code(), Some(0), "{t}{}", err(&o));
+    assert!(t.contains("[lua-mew-grass] rolled "), "{t}");
+    assert!(
+        t.contains("encounter.species: refused unknown species \"NOT_A_SPECIES\""),
+        "{t}"
+    );
+    assert!(!t.contains("Wild NOT_A_SPECIES"), "{t}");
+    let _ = std::fs::remove_dir_all(&root);
+}
+
 // ----- never silent, honest exit codes ---------------------------------------------------------
 
 #[test]

@@ -38,8 +38,6 @@ const COVERAGE_DEBT: &[&str] = &[
     // No engine site yet (see SITE_DEBT): nothing to exercise but the gate.
     "event:pokemon.evolved",
     "event:world.object_toggled",
-    // Site landed (world/sites_hooks.rs); its Rhai/Lua walk-into-grass test has not yet.
-    "hook:encounter.species",
 ];
 
 /// Where sites live.
