@@ -145,24 +145,9 @@ fn matches_smogon_calc() {
 /// Does the >255 scaling apply to this physical hit (Explosion / Self-Destruct are Normal)?
 /// Crits read party stats; otherwise stage ratio (1..=999), burn halving, Reflect doubling.
 fn scaled(input: &CalcInput) -> bool {
-    const RATIOS: [(u32, u32); 13] = [
-        (25, 100),
-        (28, 100),
-        (33, 100),
-        (40, 100),
-        (50, 100),
-        (66, 100),
-        (1, 1),
-        (15, 10),
-        (2, 1),
-        (25, 10),
-        (3, 1),
-        (35, 10),
-        (4, 1),
-    ];
     let stage = |v: u16, s: i8| {
-        let (n, d) = RATIOS[(s + 6) as usize];
-        (u32::from(v) * n / d).clamp(1, 999)
+        let (n, d) = pallet_engine::battle::state::STAGE_RATIOS[(s + 6) as usize];
+        (u32::from(v) * u32::from(n) / u32::from(d)).clamp(1, 999)
     };
     let (a, d) = (&input.attacker, &input.defender);
     let (atk, def) = if input.crit {

@@ -17,9 +17,23 @@ pub fn api_version(v: GameVersion) -> ApiVersion {
     }
 }
 
+/// A cell coordinate as hooks see it (saturating).
 #[cfg(feature = "hook-sites")]
-fn coord(v: u32) -> i32 {
+pub(super) fn coord(v: u32) -> i32 {
     i32::try_from(v).unwrap_or(i32::MAX)
+}
+
+/// A facing as hooks see it.
+#[cfg(feature = "hook-sites")]
+pub(super) fn api_dir(d: super::types::Direction) -> pallet_api::catalog::common::Direction {
+    use super::types::Direction;
+    use pallet_api::catalog::common::Direction as D;
+    match d {
+        Direction::Up => D::Up,
+        Direction::Down => D::Down,
+        Direction::Left => D::Left,
+        Direction::Right => D::Right,
+    }
 }
 
 /// `map.occupancy_allowed` at the departed Vermilion Dock (RFC 0013). Vanilla is `false`;
@@ -147,13 +161,7 @@ pub fn movement_collision(
 ) -> bool {
     #[cfg(feature = "hook-sites")]
     if rt.wants_hook::<hooks::MovementCollision>() {
-        use pallet_api::catalog::common::Direction as ApiDir;
-        let dir = match dir {
-            super::types::Direction::Up => ApiDir::Up,
-            super::types::Direction::Down => ApiDir::Down,
-            super::types::Direction::Left => ApiDir::Left,
-            super::types::Direction::Right => ApiDir::Right,
-        };
+        let dir = api_dir(dir);
         let clamp = |v: i64| i32::try_from(v).unwrap_or(if v < 0 { i32::MIN } else { i32::MAX });
         let args = hooks::MovementCollisionArgs {
             allowed: refused.is_none(),

@@ -13,20 +13,7 @@ use pallet_api::Runtime;
 use super::types::Direction;
 
 #[cfg(feature = "hook-sites")]
-fn coord(v: u32) -> i32 {
-    i32::try_from(v).unwrap_or(i32::MAX)
-}
-
-#[cfg(feature = "hook-sites")]
-fn api_dir(d: Direction) -> pallet_api::catalog::common::Direction {
-    use pallet_api::catalog::common::Direction as D;
-    match d {
-        Direction::Up => D::Up,
-        Direction::Down => D::Down,
-        Direction::Left => D::Left,
-        Direction::Right => D::Right,
-    }
-}
+use super::sites::{api_dir, coord};
 
 /// `world.interacted`: A pressed at an NPC (`kind = "npc"`) or a sign, before its handler.
 pub fn interacted(rt: &Runtime, map_id: &str, x: i64, y: i64, kind: &str, text: &str) {

@@ -15,15 +15,7 @@ use super::{Overworld, WorldCtx};
 use pallet_api::catalog::{common::GameInfo, hooks};
 
 #[cfg(feature = "hook-sites")]
-fn api_dir(d: Direction) -> pallet_api::catalog::common::Direction {
-    use pallet_api::catalog::common::Direction as D;
-    match d {
-        Direction::Up => D::Up,
-        Direction::Down => D::Down,
-        Direction::Left => D::Left,
-        Direction::Right => D::Right,
-    }
-}
+use super::sites::api_dir;
 
 impl Overworld {
     /// Talk to a text constant through `world.talk`: vanilla is the winning map-script
