@@ -112,6 +112,11 @@ pub const MAX_LISTENERS_PER_MOD: usize = 1_000;
 
 impl EventBus {
     #[inline(always)]
+    pub(crate) fn wants_any(&self, mask: &[u64; crate::bitset::WORDS]) -> bool {
+        self.bits.any(mask)
+    }
+
+    #[inline(always)]
     pub(crate) fn wants(&self, id: EventId) -> bool {
         self.bits.get(id.0 as usize)
     }

@@ -167,6 +167,11 @@ pub(crate) struct HookBus {
 
 impl HookBus {
     #[inline(always)]
+    pub(crate) fn wants_any(&self, mask: &[u64; crate::bitset::WORDS]) -> bool {
+        self.bits.any(mask)
+    }
+
+    #[inline(always)]
     pub(crate) fn wants(&self, id: HookId) -> bool {
         self.bits.get(id.0 as usize)
     }

@@ -21,6 +21,7 @@ pub mod script;
 pub mod script_rng;
 pub mod semver;
 pub mod services;
+pub mod site_set;
 pub mod value;
 
 pub use bitset::GUARD_CAPACITY;
@@ -30,4 +31,5 @@ pub use events::{Event, EventId, ListenerError, ListenerResult};
 pub use hook_bus::HookHandle;
 pub use hooks::{Hook, HookId, LinkError, LinkResult, Next};
 pub use runtime::Runtime;
+pub use site_set::SiteSet;
 pub use value::Value;

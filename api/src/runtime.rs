@@ -28,6 +28,7 @@ use crate::hook_bus::{HookBus, HookHandle, PassedArgs};
 use crate::hooks::{Hook, HookId, LinkResult, Next, MAX_LINKS};
 use crate::owners::Owners;
 use crate::reasons::EmitError;
+use crate::site_set::SiteSet;
 use crate::value::Value;
 
 /// Holds the live hook and event buses. `Runtime::default()` is the "null" runtime: no
@@ -76,6 +77,13 @@ impl Runtime {
     #[inline(always)]
     pub fn wants_event<E: Event>(&self) -> bool {
         self.events.wants(E::ID)
+    }
+
+    /// Is anything subscribed to any hook or event of `set`? With a constant set this is one
+    /// load and test per guard word the set touches.
+    #[inline(always)]
+    pub fn wants_any(&self, set: &SiteSet) -> bool {
+        self.hooks.wants_any(&set.hooks) || self.events.wants_any(&set.events)
     }
 
     /// Deliver `payload` to the listeners of `E`.

@@ -220,12 +220,12 @@ fn blocked_by_mist(e: MoveEffect) -> bool {
 
 impl<R: BattleRng> Battle<R> {
     /// `CriticalHitTest`: no roll for moves with 0 power.
-    pub(crate) fn critical_hit_test(&mut self, rt: &Runtime, a: Side) {
+    pub(crate) fn critical_hit_test<const LIVE: bool>(&mut self, rt: &Runtime, a: Side) {
         self.crit = false;
         if self.bat(a).cur.power == 0 {
             return;
         }
-        self.crit = sites::crit(self, rt, a);
+        self.crit = sites::crit::<LIVE, R>(self, rt, a);
     }
 
     /// The vanilla crit roll (base Speed / 2; Focus Energy quarters it; high-crit moves x8).
@@ -281,6 +281,9 @@ impl<R: BattleRng> Battle<R> {
     }
 
     /// `GetDamageVars*Attack`: `None` when the move has no power.
+    // Inlined into both copies of the move executor (see `sites_flow::execute_move`), as it
+    // was into the one executor before the copies.
+    #[inline(always)]
     pub(crate) fn damage_vars(&self, a: Side) -> Option<DamageVars> {
         let d = a.other();
         let user = self.bat(a);
@@ -329,6 +332,12 @@ impl<R: BattleRng> Battle<R> {
     /// damage was computed (0 power, or an OHKO that failed on speed): the caller then skips
     /// type adjustment, the random factor and the hit test, as the cartridge does.
     pub(crate) fn calculate_damage(&mut self, rt: &Runtime, a: Side) -> bool {
+        self.calculate_damage_in::<true>(rt, a)
+    }
+
+    /// [`Self::calculate_damage`]; `LIVE = false` skips the `battle.damage` guard (see
+    /// `sites_flow::execute_move`).
+    pub(crate) fn calculate_damage_in<const LIVE: bool>(&mut self, rt: &Runtime, a: Side) -> bool {
         let effect = self.bat(a).cur.effect;
         if effect == MoveEffect::Ohko {
             self.ohko_effect(a);
@@ -344,7 +353,7 @@ impl<R: BattleRng> Battle<R> {
                 v.def = 1;
             }
         }
-        self.last_damage = sites::damage(self, rt, a, v);
+        self.last_damage = sites::damage::<LIVE, R>(self, rt, a, v);
         true
     }
 
@@ -408,7 +417,12 @@ impl<R: BattleRng> Battle<R> {
 
     /// `MoveHitTest` (through the `battle.accuracy` hook when subscribed).
     pub(crate) fn move_hit_test(&mut self, rt: &Runtime, a: Side) {
-        let hit = sites::accuracy(self, rt, a);
+        self.move_hit_test_in::<true>(rt, a);
+    }
+
+    /// [`Self::move_hit_test`]; `LIVE = false` skips the `battle.accuracy` guard.
+    pub(crate) fn move_hit_test_in<const LIVE: bool>(&mut self, rt: &Runtime, a: Side) {
+        let hit = sites::accuracy::<LIVE, R>(self, rt, a);
         if !hit {
             self.miss(a);
         }
@@ -460,6 +474,8 @@ impl<R: BattleRng> Battle<R> {
 
     /// `ApplyAttackToEnemyPokemon`/`…Player…`: Super Fang, fixed damage and Psywave compute
     /// their damage here; everything else applies `last_damage` if the move has power.
+    // Inlined into both copies of the move executor, as into the one executor before them.
+    #[inline(always)]
     pub(crate) fn apply_attack(&mut self, a: Side) {
         let d = a.other();
         let cur = self.bat(a).cur;

@@ -121,8 +121,10 @@ impl<R: BattleRng> Battle<R> {
         }
     }
 
-    /// Execute side `a`'s move for this turn.
-    pub(crate) fn execute_move(&mut self, rt: &Runtime, a: Side) -> MoveEnd {
+    /// Execute side `a`'s move for this turn. `LIVE = false` is the copy with the executor's
+    /// own sites compiled out, run when none of them has a subscriber
+    /// (`sites_flow::execute_move` decides).
+    pub(crate) fn execute_move<const LIVE: bool>(&mut self, rt: &Runtime, a: Side) -> MoveEnd {
         if self.sides[a.idx()].acted_outside_moves || self.bat(a).selected.is_none() {
             return MoveEnd::Normal;
         }
@@ -157,7 +159,7 @@ impl<R: BattleRng> Battle<R> {
                 Stage::ChargeUp => {
                     let e = self.bat(a).cur.effect;
                     if (e == MoveEffect::Charge || e == MoveEffect::Fly)
-                        && super::sites_rules::charge_required(self, rt, a)
+                        && super::sites_rules::charge_required::<LIVE, R>(self, rt, a)
                     {
                         self.charge(a, e);
                         return MoveEnd::Normal;
@@ -170,7 +172,7 @@ impl<R: BattleRng> Battle<R> {
                         mon: self.who(a),
                         mv: id,
                     });
-                    super::sites_flow::move_used(self, rt, a);
+                    super::sites_flow::move_used::<LIVE, R>(self, rt, a);
                     self.bat_mut(a).used = Some(id);
                     self.decrement_pp(a);
                     let e = self.bat(a).cur.effect;
@@ -190,16 +192,16 @@ impl<R: BattleRng> Battle<R> {
                 Stage::CalcDamage => {
                     let e = self.bat(a).cur.effect;
                     if e == MoveEffect::SuperFang || e == MoveEffect::SpecialDamage {
-                        self.move_hit_test(rt, a);
+                        self.move_hit_test_in::<LIVE>(rt, a);
                     } else {
-                        self.critical_hit_test(rt, a);
+                        self.critical_hit_test::<LIVE>(rt, a);
                         if self.bat(a).selected == Some(MoveId(COUNTER)) {
-                            self.counter(rt, a);
-                        } else if self.calculate_damage(rt, a) {
+                            self.counter::<LIVE>(rt, a);
+                        } else if self.calculate_damage_in::<LIVE>(rt, a) {
                             if e == MoveEffect::Ohko {
                                 self.ohko_adjust(a);
                             }
-                            self.move_hit_test(rt, a);
+                            self.move_hit_test_in::<LIVE>(rt, a);
                         }
                         // else: no damage computed; accuracy is left to the effect routine.
                     }
@@ -229,7 +231,7 @@ impl<R: BattleRng> Battle<R> {
                             return MoveEnd::Normal;
                         }
                     } else {
-                        super::sites_flow::apply_attack(self, rt, a);
+                        super::sites_flow::apply_attack::<LIVE, R>(self, rt, a);
                         if self.crit {
                             self.text(Msg::Crit);
                             self.crit = false;
@@ -310,7 +312,7 @@ impl<R: BattleRng> Battle<R> {
 
     /// `HandleCounterMove`: twice the last damage dealt by anyone, if the opponent's loaded
     /// move is a Normal or Fighting move with power (and not Counter), then the normal hit test.
-    fn counter(&mut self, rt: &Runtime, a: Side) {
+    fn counter<const LIVE: bool>(&mut self, rt: &Runtime, a: Side) {
         let opp = *self.bat(a.other());
         self.move_missed = true;
         if opp.selected == Some(MoveId(COUNTER)) || opp.cur.power == 0 {
@@ -324,7 +326,7 @@ impl<R: BattleRng> Battle<R> {
         }
         self.last_damage = self.last_damage.saturating_mul(2);
         self.move_missed = false;
-        self.move_hit_test(rt, a);
+        self.move_hit_test_in::<LIVE>(rt, a);
     }
 
     /// `MirrorMoveCopyMove`.
@@ -358,6 +360,8 @@ impl<R: BattleRng> Battle<R> {
     }
 
     /// `CheckPlayerStatusConditions` / `CheckEnemyStatusConditions`.
+    // Inlined into both copies of the executor, as into the one executor before them.
+    #[inline(always)]
     fn status_checks(&mut self, a: Side) -> Check {
         let w = self.who(a);
         match self.status(a) {

@@ -449,9 +449,7 @@ impl<R: BattleRng> Battle<R> {
             // Every path that empties an HP bar is followed by the faint step; this is a guard.
             return self.faints_stop(rt);
         }
-        let watch = super::sites_flow::status_watch(self, rt);
-        let end = self.execute_move(rt, s);
-        super::sites_flow::status_inflicted(self, rt, watch);
+        let end = super::sites_flow::execute_move(self, rt, s);
         if self.phase == Phase::Prompt {
             return Flow::Ask; // the player's Mimic menu
         }

@@ -166,9 +166,13 @@ pub(crate) struct Share {
 /// `battle.crit`. The subscribed branch is out of line (`#[cold]`), so the hot path is the
 /// guard's bit test and the vanilla routine, as with the sites compiled out.
 #[inline(always)]
-pub(crate) fn crit<R: BattleRng>(b: &mut Battle<R>, rt: &Runtime, a: Side) -> bool {
+pub(crate) fn crit<const LIVE: bool, R: BattleRng>(
+    b: &mut Battle<R>,
+    rt: &Runtime,
+    a: Side,
+) -> bool {
     #[cfg(feature = "hook-sites")]
-    if rt.wants_hook::<live::BattleCrit>() {
+    if LIVE && rt.wants_hook::<live::BattleCrit>() {
         return crit_hooked(b, rt, a);
     }
     let _ = rt;
@@ -191,9 +195,13 @@ fn crit_hooked<R: BattleRng>(b: &mut Battle<R>, rt: &Runtime, a: Side) -> bool {
 
 /// `battle.accuracy`.
 #[inline(always)]
-pub(crate) fn accuracy<R: BattleRng>(b: &mut Battle<R>, rt: &Runtime, a: Side) -> bool {
+pub(crate) fn accuracy<const LIVE: bool, R: BattleRng>(
+    b: &mut Battle<R>,
+    rt: &Runtime,
+    a: Side,
+) -> bool {
     #[cfg(feature = "hook-sites")]
-    if rt.wants_hook::<live::BattleAccuracy>() {
+    if LIVE && rt.wants_hook::<live::BattleAccuracy>() {
         return accuracy_hooked(b, rt, a);
     }
     let _ = rt;
@@ -217,9 +225,14 @@ fn accuracy_hooked<R: BattleRng>(b: &mut Battle<R>, rt: &Runtime, a: Side) -> bo
 
 /// `battle.damage`.
 #[inline(always)]
-pub(crate) fn damage<R: BattleRng>(b: &mut Battle<R>, rt: &Runtime, a: Side, v: DamageVars) -> u16 {
+pub(crate) fn damage<const LIVE: bool, R: BattleRng>(
+    b: &mut Battle<R>,
+    rt: &Runtime,
+    a: Side,
+    v: DamageVars,
+) -> u16 {
     #[cfg(feature = "hook-sites")]
-    if rt.wants_hook::<live::BattleDamage>() {
+    if LIVE && rt.wants_hook::<live::BattleDamage>() {
         return damage_hooked(b, rt, a, v);
     }
     let _ = rt;

@@ -8,6 +8,7 @@
 
 use pallet_api::Runtime;
 
+use super::exec::MoveEnd;
 use super::{Battle, BattleRng, Side};
 use crate::pokemon::Status;
 
@@ -48,9 +49,9 @@ fn turn_started_emit<R: BattleRng>(b: &Battle<R>, rt: &Runtime) {
 
 /// `battle.move_used`, right after "X used Y!".
 #[inline(always)]
-pub(crate) fn move_used<R: BattleRng>(b: &Battle<R>, rt: &Runtime, a: Side) {
+pub(crate) fn move_used<const LIVE: bool, R: BattleRng>(b: &Battle<R>, rt: &Runtime, a: Side) {
     #[cfg(feature = "hook-sites")]
-    if rt.wants_event::<live::BattleMoveUsed>() {
+    if LIVE && rt.wants_event::<live::BattleMoveUsed>() {
         move_used_emit(b, rt, a);
     }
     let _ = (b, rt, a);
@@ -76,9 +77,13 @@ fn move_used_emit<R: BattleRng>(b: &Battle<R>, rt: &Runtime, a: Side) {
 
 /// `battle.damage_dealt`: wraps the application of a move's hit (`apply_attack`).
 #[inline(always)]
-pub(crate) fn apply_attack<R: BattleRng>(b: &mut Battle<R>, rt: &Runtime, a: Side) {
+pub(crate) fn apply_attack<const LIVE: bool, R: BattleRng>(
+    b: &mut Battle<R>,
+    rt: &Runtime,
+    a: Side,
+) {
     #[cfg(feature = "hook-sites")]
-    if rt.wants_event::<live::BattleDamageDealt>() {
+    if LIVE && rt.wants_event::<live::BattleDamageDealt>() {
         return apply_attack_watched(b, rt, a);
     }
     let _ = rt;
@@ -113,28 +118,48 @@ fn apply_attack_watched<R: BattleRng>(b: &mut Battle<R>, rt: &Runtime, a: Side) 
     });
 }
 
-/// What `battle.status_inflicted` compares after a move: both sides' statuses before it, taken
-/// only when a listener exists.
-pub(crate) type StatusWatch = Option<[Status; 2]>;
+/// Every site the move executor raises (directly or through the damage and hit-test routines
+/// it calls with `LIVE`), plus `battle.status_inflicted` around it. Effect routines call the
+/// hit test with its own live guard, so they need not be listed.
+#[cfg(feature = "hook-sites")]
+pub(crate) const EXECUTOR_SITES: pallet_api::SiteSet = {
+    use pallet_api::catalog::hooks;
+    use pallet_api::{Event, Hook};
+    pallet_api::SiteSet::EMPTY
+        .hook(hooks::BattleCrit::ID)
+        .hook(hooks::BattleAccuracy::ID)
+        .hook(hooks::BattleDamage::ID)
+        .hook(hooks::BattleChargeRequired::ID)
+        .event(live::BattleMoveUsed::ID)
+        .event(live::BattleDamageDealt::ID)
+        .event(live::BattleStatusInflicted::ID)
+};
 
+/// Side `a`'s move executor. When none of [`EXECUTOR_SITES`] has a subscriber no mod code can
+/// run during the move (so no subscription can appear before it ends), and the copy with those
+/// guards compiled out runs: one test for the whole move instead of one per site.
 #[inline(always)]
-pub(crate) fn status_watch<R: BattleRng>(b: &Battle<R>, rt: &Runtime) -> StatusWatch {
+pub(crate) fn execute_move<R: BattleRng>(b: &mut Battle<R>, rt: &Runtime, a: Side) -> MoveEnd {
     #[cfg(feature = "hook-sites")]
-    if rt.wants_event::<live::BattleStatusInflicted>() {
-        return Some([b.status(Side::Player), b.status(Side::Enemy)]);
+    if rt.wants_any(&EXECUTOR_SITES) {
+        return execute_move_live(b, rt, a);
     }
-    let _ = (b, rt);
-    None
+    b.execute_move::<false>(rt, a)
 }
 
-/// `battle.status_inflicted`: a side whose status went from none to a status during the move.
-#[inline(always)]
-pub(crate) fn status_inflicted<R: BattleRng>(b: &Battle<R>, rt: &Runtime, watch: StatusWatch) {
-    #[cfg(feature = "hook-sites")]
+/// The executor with every site guarded, and `battle.status_inflicted`: a side whose status
+/// went from none to a status during the move.
+#[cfg(feature = "hook-sites")]
+#[inline(never)]
+fn execute_move_live<R: BattleRng>(b: &mut Battle<R>, rt: &Runtime, a: Side) -> MoveEnd {
+    let watch = rt
+        .wants_event::<live::BattleStatusInflicted>()
+        .then(|| [b.status(Side::Player), b.status(Side::Enemy)]);
+    let end = b.execute_move::<true>(rt, a);
     if let Some(before) = watch {
         status_inflicted_emit(b, rt, before);
     }
-    let _ = (b, rt, watch);
+    end
 }
 
 #[cfg(feature = "hook-sites")]
@@ -155,6 +180,7 @@ fn status_inflicted_emit<R: BattleRng>(b: &Battle<R>, rt: &Runtime, before: [Sta
 
 /// `battle.battler_switched`, after `side`'s send-out of party `slot` (`from`: the slot it
 /// replaced on a switch).
+#[inline(always)]
 pub(crate) fn battler_switched<R: BattleRng>(
     b: &Battle<R>,
     rt: &Runtime,
@@ -163,18 +189,26 @@ pub(crate) fn battler_switched<R: BattleRng>(
 ) {
     #[cfg(feature = "hook-sites")]
     if rt.wants_event::<live::BattleBattlerSwitched>() {
-        rt.emit::<live::events::BattleBattlerSwitched>(live::BattleBattlerSwitchedPayload {
-            battle: base::info(b),
-            side: base::side(side),
-            battler: base::snapshot(b, side),
-            slot: b.sides[side.idx()].active,
-            from_slot: from,
-        });
+        battler_switched_emit(b, rt, side, from);
     }
     let _ = (b, rt, side, from);
 }
 
+#[cfg(feature = "hook-sites")]
+#[cold]
+#[inline(never)]
+fn battler_switched_emit<R: BattleRng>(b: &Battle<R>, rt: &Runtime, side: Side, from: Option<u8>) {
+    rt.emit::<live::events::BattleBattlerSwitched>(live::BattleBattlerSwitchedPayload {
+        battle: base::info(b),
+        side: base::side(side),
+        battler: base::snapshot(b, side),
+        slot: b.sides[side.idx()].active,
+        from_slot: from,
+    });
+}
+
 /// `battle.ball_thrown`, after the capture roll.
+#[inline(always)]
 pub(crate) fn ball_thrown<R: BattleRng>(
     b: &Battle<R>,
     rt: &Runtime,
@@ -184,33 +218,55 @@ pub(crate) fn ball_thrown<R: BattleRng>(
 ) {
     #[cfg(feature = "hook-sites")]
     if rt.wants_event::<live::BattleBallThrown>() {
-        rt.emit::<live::events::BattleBallThrown>(live::BattleBallThrownPayload {
-            battle: base::info(b),
-            ball: ball.to_owned(),
-            caught,
-            shakes,
-        });
+        ball_thrown_emit(b, rt, ball, caught, shakes);
     }
     let _ = (b, rt, ball, caught, shakes);
 }
 
+#[cfg(feature = "hook-sites")]
+#[cold]
+#[inline(never)]
+fn ball_thrown_emit<R: BattleRng>(
+    b: &Battle<R>,
+    rt: &Runtime,
+    ball: &'static str,
+    caught: bool,
+    shakes: u8,
+) {
+    rt.emit::<live::events::BattleBallThrown>(live::BattleBallThrownPayload {
+        battle: base::info(b),
+        ball: ball.to_owned(),
+        caught,
+        shakes,
+    });
+}
+
 /// `battle.exp_gained`, after party `slot` received `amount` EXP (before its level-ups).
+#[inline(always)]
 pub(crate) fn exp_gained<R: BattleRng>(b: &Battle<R>, rt: &Runtime, slot: u8, amount: u32) {
     #[cfg(feature = "hook-sites")]
     if rt.wants_event::<live::BattleExpGained>() {
-        if let Some(mon) = b.sides[Side::Player.idx()].party.get(usize::from(slot)) {
-            rt.emit::<live::events::BattleExpGained>(live::BattleExpGainedPayload {
-                battle: base::info(b),
-                mon: base::mon_record(b, mon),
-                slot,
-                amount,
-            });
-        }
+        exp_gained_emit(b, rt, slot, amount);
     }
     let _ = (b, rt, slot, amount);
 }
 
+#[cfg(feature = "hook-sites")]
+#[cold]
+#[inline(never)]
+fn exp_gained_emit<R: BattleRng>(b: &Battle<R>, rt: &Runtime, slot: u8, amount: u32) {
+    if let Some(mon) = b.sides[Side::Player.idx()].party.get(usize::from(slot)) {
+        rt.emit::<live::events::BattleExpGained>(live::BattleExpGainedPayload {
+            battle: base::info(b),
+            mon: base::mon_record(b, mon),
+            slot,
+            amount,
+        });
+    }
+}
+
 /// `pokemon.move_learned`: party `slot` now knows `mv` (`forgot`: the move it replaced).
+#[inline(always)]
 pub(crate) fn move_learned<R: BattleRng>(
     b: &Battle<R>,
     rt: &Runtime,
@@ -220,18 +276,31 @@ pub(crate) fn move_learned<R: BattleRng>(
 ) {
     #[cfg(feature = "hook-sites")]
     if rt.wants_event::<live::PokemonMoveLearned>() {
-        let Some(mon) = b.sides[Side::Player.idx()].party.get(usize::from(slot)) else {
-            return;
-        };
-        if !mon.moves.contains(&Some(mv)) {
-            return;
-        }
-        let name = |m: crate::data::MoveId| b.data.get_move(m).map(|d| d.id.to_string());
-        rt.emit::<live::events::PokemonMoveLearned>(live::PokemonMoveLearnedPayload {
-            mon: base::mon_record(b, mon),
-            move_id: name(mv).unwrap_or_default(),
-            forgot: forgot.and_then(name),
-        });
+        move_learned_emit(b, rt, slot, mv, forgot);
     }
     let _ = (b, rt, slot, mv, forgot);
+}
+
+#[cfg(feature = "hook-sites")]
+#[cold]
+#[inline(never)]
+fn move_learned_emit<R: BattleRng>(
+    b: &Battle<R>,
+    rt: &Runtime,
+    slot: u8,
+    mv: crate::data::MoveId,
+    forgot: Option<crate::data::MoveId>,
+) {
+    let Some(mon) = b.sides[Side::Player.idx()].party.get(usize::from(slot)) else {
+        return;
+    };
+    if !mon.moves.contains(&Some(mv)) {
+        return;
+    }
+    let name = |m: crate::data::MoveId| b.data.get_move(m).map(|d| d.id.to_string());
+    rt.emit::<live::events::PokemonMoveLearned>(live::PokemonMoveLearnedPayload {
+        mon: base::mon_record(b, mon),
+        move_id: name(mv).unwrap_or_default(),
+        forgot: forgot.and_then(name),
+    });
 }

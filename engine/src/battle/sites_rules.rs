@@ -198,9 +198,13 @@ pub(crate) fn style<R: BattleRng>(b: &Battle<R>, rt: &Runtime) -> BattleStyle {
 /// `battle.charge_required`: must this charge move spend its charging turn? Vanilla `true`.
 /// Called only for the charge effects (`Charge`, `Fly`).
 #[inline]
-pub(crate) fn charge_required<R: BattleRng>(b: &Battle<R>, rt: &Runtime, a: Side) -> bool {
+pub(crate) fn charge_required<const LIVE: bool, R: BattleRng>(
+    b: &Battle<R>,
+    rt: &Runtime,
+    a: Side,
+) -> bool {
     #[cfg(feature = "hook-sites")]
-    if rt.wants_hook::<hooks::BattleChargeRequired>() {
+    if LIVE && rt.wants_hook::<hooks::BattleChargeRequired>() {
         let args = hooks::BattleChargeRequiredArgs {
             battle: base::info(b),
             ctx: hooks::ChargeContext {
