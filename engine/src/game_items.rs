@@ -385,3 +385,233 @@ fn take_one(bag: &mut Vec<crate::save::data::ItemStack>, id: &str) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    use pallet_api::catalog::{events, hooks};
+    use pallet_api::Runtime;
+
+    use super::*;
+    use crate::save::data::ItemStack;
+    use crate::world::{GameVersion, Input};
+
+    fn game(rt: Rc<Runtime>) -> Game {
+        Game::new_game(GameVersion::Red, 3, rt).unwrap()
+    }
+
+    fn bag(g: &mut Game, id: &str, count: u32) {
+        g.save.inventory.push(ItemStack {
+            id: id.into(),
+            count,
+        });
+    }
+
+    fn count(g: &Game, id: &str) -> u32 {
+        g.save
+            .inventory
+            .iter()
+            .find(|s| s.id == id)
+            .map_or(0, |s| s.count)
+    }
+
+    fn texts(g: &mut Game) -> Vec<String> {
+        g.drain_feed()
+            .into_iter()
+            .filter_map(|r| match r.row {
+                PresentationRow::TextOpened {
+                    text: TextRef::Literal(t),
+                } => Some(t),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn close_all(g: &mut Game) -> Vec<String> {
+        let mut out = Vec::new();
+        for _ in 0..20 {
+            out.extend(texts(g));
+            if g.busy().is_none() {
+                break;
+            }
+            g.step(Input::A);
+        }
+        out.extend(texts(g));
+        out
+    }
+
+    #[test]
+    fn field_potion_heals_and_a_useless_one_is_kept() {
+        let mut g = game(Rc::new(Runtime::new()));
+        g.give_pokemon("PIDGEY", 10).unwrap();
+        bag(&mut g, "POTION", 2);
+        let msg = g.use_item("POTION", Some(0)).unwrap();
+        assert_eq!(msg, ItemMsg::NoEffect);
+        assert_eq!(count(&g, "POTION"), 2, "full HP: kept");
+        assert_eq!(close_all(&mut g), ["It won't have any effect."]);
+        g.save.party[0].hp -= 15;
+        assert_eq!(
+            g.use_item("POTION", Some(0)).unwrap(),
+            ItemMsg::Recovered { amount: 15 }
+        );
+        assert_eq!(count(&g, "POTION"), 1);
+        assert_eq!(close_all(&mut g), ["PIDGEY recovered by 15!"]);
+        assert!(g.use_item("POTION", Some(3)).is_err(), "no mon in slot 4");
+        assert!(g.use_item("ANTIDOTE", Some(0)).is_err(), "none in the bag");
+        assert!(g.use_item("POTION", None).is_err(), "which mon?");
+    }
+
+    #[test]
+    fn rare_candy_levels_up_and_evolves_with_the_cartridge_texts() {
+        let rt = Rc::new(Runtime::new());
+        let log: Rc<RefCell<Vec<String>>> = Rc::default();
+        let l = Rc::clone(&log);
+        let _e = rt.on::<events::PokemonEvolved, _>("t", 0, move |p| {
+            l.borrow_mut().push(format!(
+                "evolved {} -> {} via {} ({})",
+                p.from_species,
+                p.to_species,
+                p.via,
+                p.mon.get("species").and_then(|v| v.as_str()).unwrap_or("")
+            ));
+            Ok(())
+        });
+        let l = Rc::clone(&log);
+        let _h = rt.wrap::<hooks::EvolutionCheck, _>("t", 0, move |next, args| {
+            l.borrow_mut().push(format!("check {}", args.trigger));
+            Ok(next.call())
+        });
+        let mut g = game(Rc::clone(&rt));
+        g.give_pokemon("CATERPIE", 6).unwrap();
+        bag(&mut g, "RARE_CANDY", 1);
+        assert_eq!(
+            g.use_item("RARE_CANDY", Some(0)).unwrap(),
+            ItemMsg::GrewTo { level: 7 }
+        );
+        assert_eq!(count(&g, "RARE_CANDY"), 0);
+        let shown = close_all(&mut g);
+        assert_eq!(
+            shown[..3],
+            [
+                "CATERPIE grew to level 7!",
+                "What? CATERPIE is evolving!",
+                "CATERPIE evolved into METAPOD!"
+            ]
+        );
+        assert_eq!(g.save.party[0].species, "METAPOD");
+        assert_eq!(g.save.party[0].level, 7);
+        assert!(g.save.pokedex.owned.contains("METAPOD"));
+        assert_eq!(
+            *log.borrow(),
+            [
+                "check level",
+                "evolved CATERPIE -> METAPOD via level (METAPOD)"
+            ]
+        );
+    }
+
+    #[test]
+    fn stones_evolve_only_their_species_and_a_vetoed_evolution_keeps_the_stone() {
+        let rt = Rc::new(Runtime::new());
+        let mut g = game(Rc::clone(&rt));
+        g.give_pokemon("VULPIX", 20).unwrap();
+        g.give_pokemon("PIDGEY", 20).unwrap();
+        bag(&mut g, "FIRE_STONE", 2);
+        assert_eq!(
+            g.use_item("FIRE_STONE", Some(1)).unwrap(),
+            ItemMsg::NoEffect
+        );
+        assert_eq!(count(&g, "FIRE_STONE"), 2);
+        close_all(&mut g);
+        let veto = rt.wrap::<hooks::EvolutionCheck, _>("t", 0, |_next, _args| Ok(false));
+        assert_eq!(
+            g.use_item("FIRE_STONE", Some(0)).unwrap(),
+            ItemMsg::NoEffect
+        );
+        assert_eq!(g.save.party[0].species, "VULPIX");
+        assert_eq!(count(&g, "FIRE_STONE"), 2);
+        close_all(&mut g);
+        drop(veto);
+        rt.remove_owner("t");
+        assert_eq!(
+            g.use_item("FIRE_STONE", Some(0)).unwrap(),
+            ItemMsg::StoneUsed
+        );
+        assert_eq!(g.save.party[0].species, "NINETALES");
+        assert_eq!(count(&g, "FIRE_STONE"), 1);
+        assert_eq!(
+            close_all(&mut g)[..2],
+            [
+                "What? VULPIX is evolving!",
+                "VULPIX evolved into NINETALES!"
+            ]
+        );
+    }
+
+    #[test]
+    fn escape_rope_only_from_inside() {
+        let mut g = game(Rc::new(Runtime::new()));
+        bag(&mut g, "ESCAPE_ROPE", 1);
+        // Red's house is not outdoor: back to the last heal point.
+        assert_eq!(
+            g.use_item("ESCAPE_ROPE", None).unwrap(),
+            ItemMsg::EscapeRopeUsed
+        );
+        assert_eq!(count(&g, "ESCAPE_ROPE"), 0);
+        for _ in 0..40 {
+            g.step(Input::None);
+        }
+        let heal = g.save.last_heal.clone();
+        assert_eq!(
+            (g.save.player.map.as_str(), g.save.player.x, g.save.player.y),
+            (heal.map.as_str(), heal.x, heal.y)
+        );
+    }
+
+    #[test]
+    fn battle_potion_is_the_players_action_and_the_enemy_still_moves() {
+        let mut g = game(Rc::new(Runtime::new()));
+        g.give_pokemon("RATTATA", 10).unwrap();
+        g.give_pokemon("PIDGEY", 10).unwrap();
+        bag(&mut g, "SUPER_POTION", 1);
+        bag(&mut g, "RARE_CANDY", 1);
+        g.save.party[1].hp = 3;
+        g.start_wild_battle("MAGIKARP", 5).unwrap();
+        g.drain_feed();
+        assert!(
+            !g.battle_use_item("RARE_CANDY", 0).unwrap(),
+            "not in battle"
+        );
+        assert!(
+            g.battle_use_item("SUPER_POTION", 0).is_ok_and(|used| !used),
+            "full HP"
+        );
+        assert_eq!(count(&g, "SUPER_POTION"), 1);
+        let turn = g.battle().unwrap().turn();
+        assert!(g.battle_use_item("SUPER_POTION", 1).unwrap());
+        assert_eq!(count(&g, "SUPER_POTION"), 0);
+        let b = g.battle().unwrap();
+        assert_eq!(b.turn(), turn + 1, "the item took the turn");
+        let pidgey = &b.party(Side::Player)[1];
+        assert_eq!(pidgey.hp, (3 + 50).min(pidgey.stats.max_hp));
+        let notes: Vec<String> = g
+            .drain_feed()
+            .into_iter()
+            .filter_map(|r| match r.row {
+                PresentationRow::Note { text } => Some(text),
+                _ => None,
+            })
+            .collect();
+        let healed = notes
+            .iter()
+            .position(|t| t.starts_with("battle: PIDGEY recovered by"))
+            .unwrap();
+        let splash = notes
+            .iter()
+            .position(|t| t.contains("MAGIKARP used SPLASH"))
+            .unwrap();
+        assert!(healed < splash, "{notes:?}");
+    }
+}
