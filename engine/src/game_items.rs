@@ -525,7 +525,7 @@ mod tests {
         );
         assert_eq!(count(&g, "FIRE_STONE"), 2);
         close_all(&mut g);
-        let veto = rt.wrap::<hooks::EvolutionCheck, _>("t", 0, |_next, _args| Ok(false));
+        let _veto = rt.wrap::<hooks::EvolutionCheck, _>("t", 0, |_next, _args| Ok(false));
         assert_eq!(
             g.use_item("FIRE_STONE", Some(0)).unwrap(),
             ItemMsg::NoEffect
@@ -533,7 +533,6 @@ mod tests {
         assert_eq!(g.save.party[0].species, "VULPIX");
         assert_eq!(count(&g, "FIRE_STONE"), 2);
         close_all(&mut g);
-        drop(veto);
         rt.remove_owner("t");
         assert_eq!(
             g.use_item("FIRE_STONE", Some(0)).unwrap(),
