@@ -12,8 +12,12 @@ use std::rc::Rc;
 mod battle_mode;
 #[path = "game_hooks.rs"]
 mod hooks_io;
+#[path = "game_items.rs"]
+mod items_io;
 #[path = "game_save.rs"]
 mod save_io;
+#[path = "game_trainers.rs"]
+mod trainers_io;
 pub use battle_mode::{BattleSession, TrainerDef, TRAINERS};
 
 use pallet_api::{Runtime, Value};
@@ -302,6 +306,7 @@ impl Game {
         match self.mode {
             Mode::Title => {}
             Mode::Overworld => {
+                let feed_from = self.feed.len();
                 let (encounter, gifts) = {
                     world_ctx!(self, ow, ctx);
                     match ow.as_mut() {
@@ -315,8 +320,14 @@ impl Game {
                 for gift in gifts {
                     self.apply_gift(gift);
                 }
+                // Repel steps count down; a repelled encounter does not happen.
+                let encounter = self.repel_steps(feed_from, encounter);
+                let encountered = encounter.is_some();
                 if let Some(enc) = encounter {
                     self.on_wild_encounter(enc);
+                }
+                if !encountered {
+                    self.check_trainer_sight(feed_from);
                 }
                 self.sync_player();
             }
@@ -346,6 +357,15 @@ impl Game {
                 Ok(()) => format!("received {species} (level {level})"),
                 Err(e) => format!("give_pokemon: {e}"),
             },
+            Gift::TrainerBattle { class, index } => {
+                match self
+                    .trainer_def(&class, index)
+                    .and_then(|def| self.fight_trainer(def))
+                {
+                    Ok(()) => return,
+                    Err(e) => format!("trainer battle: {e}"),
+                }
+            }
         };
         self.show(PresentationRow::Note { text: note });
     }

@@ -119,12 +119,7 @@ impl Game {
     /// A battle against trainer `class`/`index` of [`TRAINERS`]; its roster goes through the
     /// guarded `trainer.party` site (a mod may replace it).
     pub fn start_trainer_battle(&mut self, class: &str, index: u16) -> Result<(), GameError> {
-        let data = self.data;
-        let def = self
-            .trainers
-            .iter()
-            .find(|t| t.class == class && t.index == index)
-            .ok_or_else(|| GameError::Overworld(format!("no trainer {class} {index}")))?;
+        let def = self.trainer_def(class, index)?;
         crate::world::sites_flow::trainer_engaged(
             &self.rt,
             &self.save.player.map,
@@ -132,6 +127,26 @@ impl Game {
             def.index,
             def.name,
         );
+        self.fight_trainer(def)
+    }
+
+    /// Trainer `class`/`index` of this game's trainers.
+    pub(super) fn trainer_def(
+        &self,
+        class: &str,
+        index: u16,
+    ) -> Result<&'static TrainerDef, GameError> {
+        self.trainers
+            .iter()
+            .find(|t| t.class == class && t.index == index)
+            .ok_or_else(|| GameError::Overworld(format!("no trainer {class} {index}")))
+    }
+
+    /// The battle against an engaged trainer: `trainer.before_battle` may skip it, then the
+    /// roster through `trainer.party`.
+    pub(super) fn fight_trainer(&mut self, def: &'static TrainerDef) -> Result<(), GameError> {
+        let data = self.data;
+        let (class, index) = (def.class, def.index);
         if !self.before_battle_site(def) {
             self.show(PresentationRow::Note {
                 text: format!("trainer {class} {index}: the battle was skipped by a mod"),
@@ -237,6 +252,16 @@ impl Game {
     /// prompt). The enemy answers with the game's RNG. When the battle ends, the game returns
     /// to the overworld (or blacks out).
     pub fn battle_choose(&mut self, action: Action) -> Result<(), GameError> {
+        self.choose(action, None)
+    }
+
+    /// [`Game::battle_choose`]; a bag item that is not a ball acts on party slot
+    /// `item_target` (default: the active mon) and is refused when it would have no effect.
+    pub(super) fn choose(
+        &mut self,
+        action: Action,
+        item_target: Option<u8>,
+    ) -> Result<(), GameError> {
         let Some(session) = self.battle.as_mut() else {
             return Err(GameError::Overworld("no battle is running".into()));
         };
@@ -257,7 +282,22 @@ impl Game {
             )));
         }
         if let Action::Item(item) = action {
-            let id = self.data.get_item(item).map(|i| i.id).unwrap_or("");
+            let record = self.data.get_item(item);
+            let effect =
+                record.map_or(crate::items::ItemEffect::None, crate::items::ItemEffect::of);
+            if effect != crate::items::ItemEffect::Ball {
+                let b = &mut session.battle;
+                let target = item_target.unwrap_or(b.side(Side::Player).active);
+                let preview = b.item_preview(item, target);
+                if !preview.used() {
+                    return Err(GameError::Overworld(format!(
+                        "battle: {}",
+                        preview.render("", &self.save.player.name).trim_start()
+                    )));
+                }
+                b.set_item_target(target);
+            }
+            let id = record.map(|i| i.id).unwrap_or("");
             if !take_item(&mut self.save.inventory, id) {
                 return Err(GameError::Overworld(format!("no {id} in the bag")));
             }
@@ -338,6 +378,7 @@ impl Game {
         let result = session.battle.result();
         let store = session.battle.take_capture_store();
         let payday = session.battle.pay_day_money();
+        let leveled = session.battle.leveled_up();
         let (party, _) = session.battle.into_parties();
         let (party, _overflow) = Party::from_vec(party);
         let _ = self.save.set_party(&party, data);
@@ -369,6 +410,10 @@ impl Game {
             ),
         });
         self.mode = Mode::Overworld;
+        // The mons that gained a level may evolve (not after a blackout).
+        if leveled != 0 && result != Some(BattleResult::Lose) {
+            self.evolve_after_battle(leveled);
+        }
     }
 
     /// The cartridge's blackout: half the money is lost, the party is healed, and the player

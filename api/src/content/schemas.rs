@@ -163,6 +163,13 @@ const NPC: Shape = Shape::Record(&[
     Field::opt("facing", &DIRECTION),
     Field::req("text", &STR),
 ]);
+const MAP_TRAINER: Shape = Shape::Record(&[
+    Field::req("npc", &STR),
+    Field::req("class", &STR),
+    Field::opt("index", &Shape::Int { min: 0, max: 255 }),
+    Field::req("sight", &Shape::Int { min: 0, max: 15 }),
+    Field::req("battleText", &STR),
+]);
 pub const MAPS: Shape = Shape::Record(&[
     Field::opt("name", &STR),
     Field::req("width", &Shape::Int { min: 1, max: 128 }),
@@ -198,6 +205,14 @@ pub const MAPS: Shape = Shape::Record(&[
         "npcs",
         &Shape::List {
             item: &NPC,
+            min: 0,
+            max: 255,
+        },
+    ),
+    Field::opt(
+        "trainers",
+        &Shape::List {
+            item: &MAP_TRAINER,
             min: 0,
             max: 255,
         },

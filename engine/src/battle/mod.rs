@@ -17,6 +17,7 @@
 //! site, [`mode`] link vs game battle rules.
 
 mod ai;
+pub mod bag;
 pub mod calc;
 pub mod capture;
 mod damage;
@@ -279,6 +280,8 @@ pub struct Battle<R: BattleRng = Rng> {
     /// The cartridge's `wAILayer2Encouragement`: enemy move executions since the trainer's
     /// last send-out (the AI's second layer reads it).
     pub(crate) ai_layer2: u8,
+    /// The party slot the player's bag item acts on (set with the choice; see `bag`).
+    pub(crate) item_target: u8,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -332,6 +335,7 @@ impl<R: BattleRng> Battle<R> {
             matchups: damage::MatchupIndex::for_dataset(data),
             pending: None,
             ai_layer2: 0,
+            item_target: 0,
         };
         b.open();
         b

@@ -651,8 +651,8 @@ impl<R: BattleRng> Battle<R> {
 
     // ----- items ---------------------------------------------------------------------------
 
-    /// A bag item used as the player's action. Poké Balls go to the capture path; other items
-    /// are not handled by the battle core yet ("It won't have any effect.").
+    /// A bag item used as the player's action. Poké Balls go to the capture path; medicine
+    /// acts on the chosen party mon (see `bag`).
     pub(crate) fn use_item(&mut self, rt: &Runtime, item: crate::data::ItemId) {
         let ball = self
             .data
@@ -662,7 +662,13 @@ impl<R: BattleRng> Battle<R> {
             Some(ball) => {
                 self.throw_ball(rt, item, ball);
             }
-            None => self.text(Msg::ItemNoEffect),
+            None => {
+                let effect = self
+                    .data
+                    .get_item(item)
+                    .map_or(crate::items::ItemEffect::None, crate::items::ItemEffect::of);
+                self.use_bag_item(rt, effect);
+            }
         }
     }
 

@@ -328,6 +328,8 @@ pub enum Msg {
         index: u16,
     },
     ItemNoEffect,
+    /// A bag item's text (Potions, status heals, Revive; see `bag`).
+    Item(super::bag::ItemText),
     /// Texts of the capture path (see `capture`).
     Capture(super::capture::CaptureMsg),
 }
@@ -611,6 +613,12 @@ impl Msg {
             ),
             Msg::ModText { index } => write!(s, "{}", n.mod_text(index)),
             Msg::ItemNoEffect => write!(s, "It won't have any effect."),
+            Msg::Item(t) => write!(
+                s,
+                "{}",
+                t.msg
+                    .render(n.mon_name(t.mon.side, t.mon.slot), n.player_name())
+            ),
             Msg::Capture(m) => write!(s, "{}", m.render(n)),
         };
         s

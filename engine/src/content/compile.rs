@@ -141,6 +141,7 @@ pub fn compile(
 
 const MAP_FIELDS: &[&str] = &[
     "name", "tileset", "width", "height", "blocks", "outdoor", "music", "warps", "signs", "npcs",
+    "trainers",
 ];
 
 fn encounter_table(

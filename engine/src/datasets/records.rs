@@ -76,7 +76,7 @@ fn move_id(ds: &Dataset, id: crate::data::MoveId) -> Value {
     Value::from(ds.get_move(id).map(|m| m.id).unwrap_or(""))
 }
 
-fn evolution(ev: &crate::data::Evolution) -> Value {
+pub(crate) fn evolution(ev: &crate::data::Evolution) -> Value {
     let mut m = BTreeMap::new();
     m.insert("into".to_owned(), Value::from(ev.into));
     match ev.trigger {

@@ -6,6 +6,7 @@
 //! - [`boxes`]: [`Boxes`], 12 boxes of 20 with the reference engine's deposit rule.
 
 pub mod boxes;
+pub mod evolution;
 pub mod mon;
 pub mod party;
 pub mod stats;

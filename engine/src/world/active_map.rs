@@ -106,6 +106,26 @@ impl ActiveMap {
         self.tileset.cell(block, x % 2, y % 2)
     }
 
+    /// Move NPC `index` of the live map to `(x, y)` (a trainer walking up to the player); the
+    /// definition the map was loaded from is untouched (a reload puts it back).
+    pub fn move_npc(&mut self, index: usize, x: u32, y: u32) -> bool {
+        match Arc::make_mut(&mut self.def).npcs.get_mut(index) {
+            Some(n) => {
+                n.x = x;
+                n.y = y;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Turn NPC `index` of the live map to `facing`.
+    pub fn turn_npc(&mut self, index: usize, facing: super::types::Direction) {
+        if let Some(n) = Arc::make_mut(&mut self.def).npcs.get_mut(index) {
+            n.facing = facing;
+        }
+    }
+
     #[cfg(test)]
     pub(crate) fn corrupt_storage_for_test(&mut self, f: impl FnOnce(&mut Vec<u32>)) {
         f(&mut self.blocks);

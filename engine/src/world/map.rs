@@ -42,6 +42,9 @@ pub struct MapDef {
     pub npcs: Vec<NpcDef>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub encounters: Option<EncounterTable>,
+    /// Trainer headers: which NPCs are trainers that engage by line of sight.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub trainers: Vec<MapTrainerDef>,
 }
 
 /// A warp: standing-on cell → target map, target cell, facing on arrival.
@@ -75,6 +78,25 @@ pub struct NpcDef {
     pub facing: Direction,
     pub text: String,
 }
+
+/// A trainer header (the cartridge's per-map trainer table): the NPC named `npc` is trainer
+/// `class`/`index` of the trainers registry; it sees `sight` cells straight ahead, and when the
+/// player steps into that line it shows "!", walks up, says `battle_text` and battles.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct MapTrainerDef {
+    pub npc: String,
+    pub class: String,
+    #[serde(default)]
+    pub index: u16,
+    /// Cells the trainer sees ahead (the cartridge's sight ranges are 0..=15 cells).
+    pub sight: u8,
+    /// Text constant shown before the battle.
+    pub battle_text: String,
+}
+
+/// Longest accepted sight range (the cartridge stores it in a nibble).
+pub const MAX_SIGHT: u8 = 15;
 
 /// A grass encounter table: the per-step rate byte and ten `(species, level)` slots, weighted
 /// by the Gen 1 slot chances (see [`super::encounters`]).
@@ -238,6 +260,33 @@ impl MapDef {
                 return Err(format!(
                     "map {id}: npc text {:?} not in the text table",
                     n.text
+                ));
+            }
+        }
+        let mut trainer_npcs = BTreeSet::new();
+        for t in &self.trainers {
+            if !npc_names.contains(t.npc.as_str()) {
+                return Err(format!(
+                    "map {id}: trainer {} is not an npc of the map",
+                    t.npc
+                ));
+            }
+            if !trainer_npcs.insert(t.npc.as_str()) {
+                return Err(format!("map {id}: two trainer headers for npc {}", t.npc));
+            }
+            if !is_const_name(&t.class) {
+                return Err(format!("map {id}: bad trainer class {:?}", t.class));
+            }
+            if t.sight > MAX_SIGHT {
+                return Err(format!(
+                    "map {id}: trainer {} sight {} outside 0..={MAX_SIGHT}",
+                    t.npc, t.sight
+                ));
+            }
+            if !texts.contains_key(&t.battle_text) {
+                return Err(format!(
+                    "map {id}: trainer battle text {:?} not in the text table",
+                    t.battle_text
                 ));
             }
         }

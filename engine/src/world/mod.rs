@@ -17,6 +17,7 @@
 //! | [`presentation`] | rows of what the player sees, formatted lazily |
 //! | [`overworld`] | the simulation state and `step(input)` |
 //! | [`sites`] | hook/event call sites of the overworld (guarded, zero cost when unused) |
+//! | [`trainer_sight`] | trainers that see the player: line of sight, the engagement rows ("!", walk up, battle text, battle) |
 
 pub mod active_map;
 pub mod base_scripts;
@@ -32,6 +33,7 @@ pub mod sites_flow;
 mod sites_hooks;
 pub mod store;
 pub mod tileset;
+pub mod trainer_sight;
 pub mod types;
 
 pub use active_map::ActiveMap;

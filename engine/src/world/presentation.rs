@@ -107,6 +107,18 @@ pub enum PresentationRow {
         species: String,
         level: u8,
     },
+    /// An emotion bubble over an NPC (`"!"`: a trainer saw the player).
+    Emote {
+        npc: String,
+        emote: String,
+    },
+    /// An NPC finished a step onto `(x, y)` (a trainer walking up to the player).
+    NpcStepped {
+        npc: String,
+        x: u32,
+        y: u32,
+        facing: Direction,
+    },
     /// A front end note the game itself adds (e.g. a feature not available yet).
     Note {
         text: String,
@@ -179,6 +191,10 @@ impl PresentationRow {
             PresentationRow::SurfEnded => "back on land".to_owned(),
             PresentationRow::WildEncounter { species, level } => {
                 format!("a wild {species} (L{level}) appears!")
+            }
+            PresentationRow::Emote { npc, emote } => format!("{npc}: {emote}"),
+            PresentationRow::NpcStepped { npc, x, y, facing } => {
+                format!("{npc} steps {facing} to ({x},{y})")
             }
             PresentationRow::Note { text } => format!("note: {text}"),
         }

@@ -103,13 +103,43 @@ pub enum ScriptRow {
     },
     /// End the script.
     End,
+    /// An emotion bubble over NPC `npc` (`"!"`: a trainer saw the player); waits
+    /// [`super::trainer_sight::EMOTE_TICKS`].
+    Emote {
+        npc: String,
+        emote: String,
+    },
+    /// Walk NPC `npc` `n` cells (one step of [`super::overworld::STEP_TICKS`] each); a blocked
+    /// cell ends the row.
+    MoveNpc {
+        npc: String,
+        dir: Direction,
+        n: u32,
+    },
+    /// Start the battle against trainer `class`/`index` (applied by the game after the tick,
+    /// through `trainer.before_battle` and `trainer.party`).
+    TrainerBattle {
+        class: String,
+        index: u16,
+    },
 }
 
 /// Something a script row hands to the game (the overworld does not own the bag or party).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Gift {
-    Item { item: String, count: u32 },
-    Pokemon { species: String, level: u8 },
+    Item {
+        item: String,
+        count: u32,
+    },
+    Pokemon {
+        species: String,
+        level: u8,
+    },
+    /// Not a gift: a trainer battle a script row starts ([`ScriptRow::TrainerBattle`]).
+    TrainerBattle {
+        class: String,
+        index: u16,
+    },
 }
 
 /// A queued script: where it came from (for the transcript and diagnostics) and its rows.
@@ -420,6 +450,9 @@ impl Overworld {
                 self.start_ship_departure(ctx);
                 Some(RowWait::Animation)
             }
+            row @ (ScriptRow::Emote { .. }
+            | ScriptRow::MoveNpc { .. }
+            | ScriptRow::TrainerBattle { .. }) => self.exec_trainer_row(row, ctx),
         }
     }
 }

@@ -174,7 +174,10 @@ pub fn blacked_out(
 
 /// A detached `{species, name, level, exp, hp, maxHp}` record of a mon outside a battle.
 #[cfg(feature = "hook-sites")]
-fn mon_record(data: &crate::data::Dataset, mon: &crate::pokemon::Pokemon) -> pallet_api::Value {
+pub(crate) fn mon_record(
+    data: &crate::data::Dataset,
+    mon: &crate::pokemon::Pokemon,
+) -> pallet_api::Value {
     use pallet_api::Value;
     let species = data.get_species(mon.species).map(|s| s.id).unwrap_or("");
     Value::map([

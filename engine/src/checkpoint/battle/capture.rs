@@ -266,6 +266,8 @@ pub(crate) fn capture_model(
         matchups: _,
         pending,
         ai_layer2,
+        // Set with each bag-item choice and read inside that round only.
+        item_target: _,
     } = battle;
     // Transient or empty at the safe boundary (checked by `safe_boundary`; a record never holds
     // them). `record_rows` is always on in a game: restored battles record rows. A pending

@@ -330,6 +330,8 @@ pub(crate) fn rebuild(model: &BattleModel, map: &str) -> Result<BattleSession, C
         matchups: _,
         pending,
         ai_layer2,
+        // Transient (a bag-item choice's target, read inside its round only).
+        item_target: _,
     } = &mut battle;
     *sides = [player, enemy];
     *b_field = field;
