@@ -56,6 +56,11 @@ pub struct BattleArgs {
     /// Write battle 0 of the run (the first) as a Pokémon Showdown protocol log to FILE.
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
+    /// Load battle mods from DIR (a mod folder or a folder of mods; repeatable), e.g. a
+    /// `battle.field_residual` rule. The bundled example mods are not loaded. With mods the
+    /// battles run on one thread (`--jobs` is ignored; the totals are the same for any value).
+    #[arg(long = "mods", value_name = "DIR")]
+    pub mods: Vec<PathBuf>,
 }
 
 /// `--mode` values.
@@ -158,10 +163,71 @@ pub fn battle_log(
     mode: BattleMode,
     max_turns: u32,
 ) -> String {
+    battle_log_with(data, &Runtime::default(), p1, p2, seed, mode, max_turns)
+}
+
+/// [`battle_log`] with the mods loaded into `rt`.
+fn battle_log_with(
+    data: &'static Dataset,
+    rt: &Runtime,
+    p1: Option<Vec<Pokemon>>,
+    p2: Option<Vec<Pokemon>>,
+    seed: u64,
+    mode: BattleMode,
+    max_turns: u32,
+) -> String {
     let teams = Teams { p1, p2 };
     let (mut battle, mut chooser) = setup(data, &teams, seed, 0, mode);
-    let rt = Runtime::default();
-    crate::battle_log::play_logged(data, &mut battle, &rt, &mut chooser, max_turns).0
+    crate::battle_log::play_logged(data, &mut battle, rt, &mut chooser, max_turns).0
+}
+
+/// The batch on the calling thread with `rt` (a runtime holding mods is not shared across
+/// threads); the same totals as [`run_batch`] for the same battles.
+fn run_batch_with(data: &'static Dataset, rt: &Runtime, batch: Batch) -> Totals {
+    let teams = Teams {
+        p1: batch.p1,
+        p2: batch.p2,
+    };
+    let mut total = Totals::default();
+    for i in 0..batch.count {
+        total.merge(&run_one(
+            data,
+            rt,
+            &teams,
+            batch.seed,
+            i,
+            batch.max_turns,
+            batch.mode,
+        ));
+    }
+    total
+}
+
+/// Load `--mods` into a fresh runtime; every mod that fails is reported (exit 1).
+fn load_mods(dirs: &[PathBuf]) -> Result<(std::rc::Rc<Runtime>, crate::host::ModSession), ()> {
+    let rt = std::rc::Rc::new(Runtime::new());
+    let opts = crate::host::ModsOptions {
+        dirs: dirs.to_vec(),
+        no_default_mods: true,
+        trace: false,
+        cache: None,
+    };
+    let api = pallet_engine::world::sites::api_version(pallet_engine::world::GameVersion::Red);
+    let session = match crate::host::ModSession::load_with(&rt, api, &opts, &Default::default()) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("pallet battle: {e}");
+            return Err(());
+        }
+    };
+    let failures = session.failure_lines();
+    if !session.failed_ids().is_empty() {
+        for l in failures {
+            eprintln!("pallet battle: {l}");
+        }
+        return Err(());
+    }
+    Ok((rt, session))
 }
 
 /// Run battle `index` of the run seeded `seed`; returns its contribution to the totals.
@@ -293,9 +359,20 @@ pub fn run(args: BattleArgs) -> i32 {
             return 2;
         }
     };
+    let mods = if args.mods.is_empty() {
+        None
+    } else {
+        match load_mods(&args.mods) {
+            Ok(m) => Some(m),
+            Err(()) => return 1,
+        }
+    };
     if let Some(path) = &args.log {
-        let log = battle_log(
+        let default_rt = Runtime::default();
+        let rt = mods.as_ref().map_or(&default_rt, |(rt, _)| &**rt);
+        let log = battle_log_with(
             data,
+            rt,
             p1.clone(),
             p2.clone(),
             args.seed,
@@ -309,19 +386,39 @@ pub fn run(args: BattleArgs) -> i32 {
     }
     let progress = AtomicU64::new(0);
     let show = std::io::stderr().is_terminal() && args.count > 0;
-    let totals = std::thread::scope(|scope| {
-        let batch = Batch {
-            seed: args.seed,
-            count: args.count,
-            jobs: args.jobs,
-            max_turns: args.max_turns,
-            mode: args.mode.into(),
-            p1,
-            p2,
-        };
-        let worker = scope.spawn(|| run_batch(data, batch, &progress));
+    let batch = Batch {
+        seed: args.seed,
+        count: args.count,
+        jobs: args.jobs,
+        max_turns: args.max_turns,
+        mode: args.mode.into(),
+        p1,
+        p2,
+    };
+    let totals = if let Some((rt, session)) = &mods {
+        let t = run_batch_with(data, rt, batch);
+        for line in session.drain_lines() {
+            eprintln!("{line}");
+        }
+        Ok(t)
+    } else {
+        run_threads(data, batch, &progress, show, args.count)
+    };
+    report(totals, args.json)
+}
+
+/// The batch on worker threads with a progress bar on a terminal.
+fn run_threads(
+    data: &'static Dataset,
+    batch: Batch,
+    progress: &AtomicU64,
+    show: bool,
+    count: u64,
+) -> std::thread::Result<Totals> {
+    std::thread::scope(|scope| {
+        let worker = scope.spawn(|| run_batch(data, batch, progress));
         if show {
-            let bar = Progress { total: args.count };
+            let bar = Progress { total: count };
             while !worker.is_finished() {
                 bar.draw(progress.load(Ordering::Relaxed));
                 std::thread::sleep(Duration::from_millis(100));
@@ -329,12 +426,16 @@ pub fn run(args: BattleArgs) -> i32 {
             bar.clear();
         }
         worker.join()
-    });
+    })
+}
+
+/// Print the totals (text or `--json`); returns the exit code.
+fn report(totals: std::thread::Result<Totals>, json: bool) -> i32 {
     let Ok(totals) = totals else {
         eprintln!("pallet battle: the run failed");
         return 1;
     };
-    if args.json {
+    if json {
         match serde_json::to_string(&totals) {
             Ok(s) => println!("{s}"),
             Err(e) => {

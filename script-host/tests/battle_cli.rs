@@ -519,3 +519,49 @@ fn battle_log_is_showdown_protocol_of_battle_zero() {
     assert_eq!(o.status.code(), Some(1));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn battle_mods_run_field_residual_rules() {
+    let dir = std::env::temp_dir().join(format!("pallet-battle-mods-{}", std::process::id()));
+    let m = dir.join("storm");
+    std::fs::create_dir_all(&m).unwrap();
+    std::fs::write(
+        m.join("manifest.json"),
+        r#"{"id":"storm","name":"Storm","version":"1.0.0","api":2,"entry":"main.rhai","capabilities":["hooks"]}"#,
+    )
+    .unwrap();
+    // A quarter of side 2's max HP every round: side 2 loses nearly every Tackle mirror.
+    std::fs::write(
+        m.join("main.rhai"),
+        r#"hooks.wrap("battle.field_residual", |next, ctx| {
+    let rows = next.call();
+    let b = ctx.battlers.enemy;
+    if b.hp > 0 { rows.push(#{ side: "enemy", amount: b.maxHp / 4 }); }
+    rows
+});
+"#,
+    )
+    .unwrap();
+    let team = dir.join("t.txt");
+    std::fs::write(&team, "Blastoise\n- Tackle\n").unwrap();
+    let t = team.to_str().unwrap();
+    let base = [
+        "battle", "--seed", "3", "--count", "200", "--p1", t, "--p2", t, "--json",
+    ];
+    let plain = json(&pallet(&base));
+    let mut with = base.to_vec();
+    with.extend(["--mods", m.to_str().unwrap()]);
+    let modded = json(&pallet(&with));
+    assert!(plain["p1_wins"].as_u64().unwrap() < 150, "{plain}");
+    assert_eq!(modded["p1_wins"], 200, "{modded}");
+    assert!(modded["turns"].as_u64().unwrap() <= 4 * 200, "{modded}");
+    // Deterministic, and --jobs does not change a modded run.
+    with.extend(["--jobs", "4"]);
+    assert_eq!(json(&pallet(&with)), modded);
+    // A mod that does not load is an error naming it, not a silent vanilla run.
+    std::fs::write(m.join("main.rhai"), "this is not rhai (").unwrap();
+    let o = pallet(&with);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("storm"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
