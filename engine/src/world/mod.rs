@@ -32,6 +32,7 @@ pub mod sites_flow;
 mod sites_hooks;
 pub mod store;
 pub mod tileset;
+pub mod translations;
 pub mod types;
 
 pub use active_map::ActiveMap;
