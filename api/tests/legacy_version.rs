@@ -35,10 +35,11 @@ fn states(engine: &str, cands: &[ModCandidate]) -> Vec<(String, ModState, Option
 
 #[test]
 fn legacy_ranges_use_the_lua_engine_level_and_rhai_ranges_pallets_version() {
-    assert_eq!(LUA_ENGINE_API_LEVEL, "0.1.98");
+    assert_eq!(LUA_ENGINE_API_LEVEL, "0.2.4");
     let cands = [
         cand("a", "main.lua", ">=0.1.75 <10.0.0"),
-        cand("b", "main.lua", ">=0.1.96 <0.2.0"),
+        cand("b", "main.lua", ">=0.2.4 <1.0.0"),
+        cand("g", "main.lua", ">=0.1.96 <0.2.0"),
         cand("c", "main.lua", "0.0.0-dev || >=0.1.0 <2.0.0"),
         cand("d", "main.lua", ">=1.0.0 <2.0.0"),
         cand("e", "main.rhai", ">=1.0.0 <2.0.0"),
@@ -50,10 +51,12 @@ fn legacy_ranges_use_the_lua_engine_level_and_rhai_ranges_pallets_version() {
         assert_eq!(state(id).1, ModState::Loaded, "{id}: {:?}", state(id));
     }
     assert_eq!(state("d").1, ModState::Failed);
+    // The 0.1.x line (mods that patch the Lua engine's own classes) is another engine.
+    assert_eq!(state("g").1, ModState::Failed);
     assert!(state("d")
         .2
         .unwrap()
-        .contains("legacy Lua manifests are checked against the Lua-engine API level Pallet implements, 0.1.98"));
+        .contains("legacy Lua manifests are checked against the Lua-engine API level Pallet implements, 0.2.4"));
     assert_eq!(
         state("e").2.as_deref(),
         Some("requires game version >=1.0.0 <2.0.0; this engine is 0.1.0")

@@ -340,10 +340,14 @@ impl Game {
         };
         let rows: Vec<Row> = session.battle.rows().collect();
         let b = &session.battle;
+        let tr = &self.maps.translations;
         let mut lines = Vec::with_capacity(rows.len());
         for row in &rows {
             let text = match row {
-                Row::Text(m) => Some(m.render(b)),
+                Row::Text(m) => {
+                    let line = m.render(b);
+                    Some(tr.battle_line(&line).unwrap_or(line))
+                }
                 Row::HpDrain { side, to, max, .. } => {
                     let name = b
                         .party(*side)

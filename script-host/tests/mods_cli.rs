@@ -286,7 +286,7 @@ fn manifest_version_and_dependency_refusals_are_never_silent() {
         "{t}"
     );
     assert!(
-        t.contains("mods: lua2 failed: requires game version >=2.0.0 <3.0.0; legacy Lua manifests are checked against the Lua-engine API level Pallet implements, 0.1.98"),
+        t.contains("mods: lua2 failed: requires game version >=2.0.0 <3.0.0; legacy Lua manifests are checked against the Lua-engine API level Pallet implements, 0.2.4"),
         "{t}"
     );
     // mods check: the same reasons, exit 1.
@@ -310,7 +310,7 @@ fn legacy_ranges_of_public_mods_are_checked_against_the_lua_engine_level() {
         ("b", ">=0.1.98 <1.0.0"),
         ("c", "0.0.0-dev || >=0.1.0 <2.0.0"),
         ("d", ">=0.0.0-0 <2.0.0"),
-        ("e", ">=0.1.96 <0.2.0"),
+        ("e", ">=0.2.4 <1.0.0"),
     ] {
         write_mod(
             &root,

@@ -1,5 +1,5 @@
 //! Content registries: `pokemon`, `moves`, `items`, `type_chart`, `maps`, `map_scripts`,
-//! `trainers`, `encounters`.
+//! `trainers`, `encounters`, and the translation registries `strings` and `text` ([`open`]).
 //!
 //! Each registry holds the engine's base records (as [`Value`]s) and an owner-tagged log of
 //! `register` / `override` / `patch` / `remove` writes, folded into a merged view that `get`
@@ -8,6 +8,8 @@
 //! undoes a failed mod's writes; `freeze` makes content immutable after load.
 
 pub mod merge;
+pub mod open;
+pub mod public_ids;
 mod registry;
 pub mod schema;
 pub mod schemas;
@@ -31,6 +33,8 @@ pub const REGISTRIES: &[(&str, &schema::Shape, bool)] = &[
     ("map_scripts", &schemas::MAP_SCRIPTS, true),
     ("trainers", &schemas::TRAINERS, false),
     ("encounters", &schemas::ENCOUNTERS, false),
+    ("strings", &open::STRINGS, false),
+    ("text", &open::TEXT, false),
 ];
 
 /// Alternative names for registries: `(alias, registry)`. An alias reaches exactly the same
@@ -162,13 +166,17 @@ impl Content {
         value: Value,
         strict: bool,
     ) -> Result<Warnings, ContentError> {
-        self.registry_mut(registry, op)?
-            .apply(owner, op, id, value, strict)
+        let reg = self.registry_mut(registry, op)?;
+        let id = public_ids::resolve(reg, id);
+        reg.apply(owner, op, &id, value, strict)
     }
 
-    /// The merged record `id` of `registry` (a registry name or an alias).
+    /// The merged record `id` of `registry` (a registry name or an alias); an id spelled as the
+    /// Lua engine spells it ([`public_ids`]) reaches the same record.
     pub fn get(&self, registry: &str, id: &str) -> Option<&Value> {
-        self.registry(registry)?.get(id)
+        let reg = self.registry(registry)?;
+        reg.get(id)
+            .or_else(|| reg.get(&public_ids::resolve(reg, id)))
     }
 
     /// Undo every write of `owner` in every registry.

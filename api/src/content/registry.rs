@@ -120,7 +120,10 @@ pub struct Registry {
     frozen: bool,
 }
 
-fn valid_id(id: &str) -> bool {
+fn valid_id(name: &str, id: &str) -> bool {
+    if super::open::is_open(name) {
+        return super::open::valid_open_id(id);
+    }
     !id.is_empty()
         && id.len() <= 128
         && id
@@ -310,7 +313,7 @@ impl Registry {
         if self.frozen {
             return Err(self.err(id, kind, ContentErrorKind::Frozen));
         }
-        if !valid_id(id) {
+        if !valid_id(self.name, id) {
             return Err(self.err(id, kind, ContentErrorKind::BadId));
         }
         let current = self.get(id).cloned();
@@ -402,6 +405,13 @@ impl Registry {
                 checked(&record, &mut warnings)?;
                 Ok((Some(record), warnings))
             }
+            (OpKind::Patch, Some(_)) if super::open::is_open(self.name) => {
+                // A translation record is one string: a patch replaces it.
+                let mut record = resolve(value)?;
+                conform(self.shape, &mut record);
+                checked(&record, &mut warnings)?;
+                Ok((Some(record), warnings))
+            }
             (OpKind::Patch, Some(mut record)) => {
                 let mut patch = value.clone();
                 conform(self.shape, &mut patch);
@@ -419,6 +429,12 @@ impl Registry {
                 Ok((Some(record), warnings))
             }
             (OpKind::Remove, Some(_)) => Ok((None, warnings)),
+            (OpKind::Override, None) if super::open::is_open(self.name) => {
+                let mut record = resolve(value)?;
+                conform(self.shape, &mut record);
+                checked(&record, &mut warnings)?;
+                Ok((Some(record), warnings))
+            }
             (OpKind::Override | OpKind::Patch | OpKind::Remove, None) => {
                 Err(self.err(id, kind, ContentErrorKind::Missing))
             }

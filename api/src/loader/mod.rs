@@ -136,12 +136,13 @@ fn title(game: &str) -> String {
 /// The Lua-engine API level Pallet implements: the version a legacy Lua manifest's
 /// `game_version` range is checked against (a Rhai manifest's range is checked against
 /// Pallet's own version). Pallet implements the Lua engine's public mod API as the RFCs and the
-/// survey of public mods describe it, at the 0.1.98 line: the newest floor the public mods
-/// state (`">=0.1.98 <1.0.0"`) that their other ranges also accept (`">=0.1.96 <0.2.0"`,
-/// `">=0.1.75 <10.0.0"`, `"0.0.0-dev || >=0.1.0 <2.0.0"`, `">=0.0.0-0 <2.0.0"`); a mod asking
-/// for a later Lua engine (`">=0.2.4"`, `">=1.0.0"`) is refused with the reason. As in the Lua
-/// engine, a development build (`engine_version` `0.0.0-dev`) skips every `game_version` check.
-pub const LUA_ENGINE_API_LEVEL: &str = "0.1.98";
+/// survey of public mods describe it, at the 0.2.4 line (the `strings` registry translation
+/// mods for 0.2.4 override exists): every range the public-API mods state accepts it
+/// (`">=0.1.98 <1.0.0"`, `">=0.2.4 <1.0.0"`, `">=0.0.0-0 <2.0.0"`,
+/// `"0.0.0-dev || >=0.1.0 <2.0.0"`); a mod asking for another line (`">=0.1.96 <0.2.0"`,
+/// `">=1.0.0"`) is refused with the reason. As in the Lua engine, a development build
+/// (`engine_version` `0.0.0-dev`) skips every `game_version` check.
+pub const LUA_ENGINE_API_LEVEL: &str = "0.2.4";
 
 /// Is `m` a legacy Lua manifest (a `.lua` entry under api 1 or 2), whose `game_version` states
 /// Lua-engine versions?

@@ -9,6 +9,10 @@
 //!   `npcs`, `outdoor`, `music`); a map's wild encounters live in the `encounters` registry;
 //! * `encounters` — per map id, `{grass = {rate, slots = [{species, level}…]}}`;
 //! * `trainers` — per trainer class, `{name, baseMoney, map, parties = [[{species, level}…]…]}`;
+//! * `items` also holds the cartridge's floor, TM/HM and unnamed item slots, `trainers` every
+//!   Gen 1 class ([`super::public_records`]);
+//! * `text` — the map texts and the battle message labels, `strings` — the source strings
+//!   Pallet shows ([`super::texts`]);
 //! * `map_scripts` — empty: the engine's base map scripts are engine code, not data (they stay
 //!   in the map-script registry; a data contribution composes with them).
 
@@ -33,14 +37,30 @@ pub fn content_for(version: GameVersion) -> Content {
 pub fn base_records(version: GameVersion, registry: &str) -> BTreeMap<String, Value> {
     match registry {
         "pokemon" | "moves" | "items" | "type_chart" => {
-            match embedded_records(api_version(version), registry) {
+            let mut records = match embedded_records(api_version(version), registry) {
                 Some(Ok(records)) => records,
                 _ => BTreeMap::new(),
+            };
+            if registry == "items" {
+                for (id, rec) in super::public_records::extra_items() {
+                    records.entry(id).or_insert(rec);
+                }
             }
+            records
         }
         "maps" => map_records(version),
         "encounters" => encounter_records(version),
-        "trainers" => trainer_records(),
+        "trainers" => {
+            let mut records = trainer_records();
+            for (class, name) in super::public_records::TRAINER_CLASSES {
+                records
+                    .entry((*class).to_owned())
+                    .or_insert_with(|| super::public_records::class_record(name));
+            }
+            records
+        }
+        "text" => super::texts::base_text_records(version),
+        "strings" => super::texts::base_string_records(),
         _ => BTreeMap::new(),
     }
 }

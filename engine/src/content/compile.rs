@@ -124,6 +124,9 @@ pub fn compile(
     if modified(content, "trainers") || dataset_modified(content) {
         out.trainers = compile_trainers(out.data, content, &mut problems);
     }
+    if modified(content, "text") || modified(content, "strings") {
+        super::texts::apply(&mut out.maps, content);
+    }
     if modified(content, "map_scripts") {
         out.scripts = Some(std::rc::Rc::new(super::scripts::compile_map_scripts(
             content,

@@ -15,8 +15,10 @@
 
 pub mod base;
 pub mod compile;
+pub mod public_records;
 pub mod scripts;
 pub mod tables;
+pub mod texts;
 
 pub use base::{base_records, content_for};
 pub use compile::{

@@ -34,6 +34,7 @@ mod sites_hooks;
 pub mod store;
 pub mod tileset;
 pub mod trainer_sight;
+pub mod translations;
 pub mod types;
 
 pub use active_map::ActiveMap;

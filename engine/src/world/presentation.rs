@@ -26,7 +26,7 @@ impl TextRef {
                 .text(k)
                 .map(str::to_owned)
                 .unwrap_or_else(|| format!("[{k}]")),
-            TextRef::Literal(s) => s.clone(),
+            TextRef::Literal(s) => maps.translations.literal(s).to_owned(),
         }
     }
 }
@@ -168,7 +168,8 @@ impl PresentationRow {
                 format!("bump at ({x},{y}) facing {facing}")
             }
             PresentationRow::TextOpened { text } => {
-                let body = text.resolve(maps).replace('\n', " / ");
+                // Line breaks, and the text codes for a scroll (`\x0b`) and a new box (`\x0c`).
+                let body = text.resolve(maps).replace(['\n', '\x0b', '\x0c'], " / ");
                 format!("[text] {body}")
             }
             PresentationRow::TextClosed => "[text closed]".to_owned(),

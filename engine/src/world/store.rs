@@ -44,6 +44,8 @@ pub struct MapSet {
     pub tilesets: Arc<TilesetTable>,
     pub texts: Arc<BTreeMap<String, String>>,
     pub start: StartPoint,
+    /// What translation mods override (`strings`/`text`; empty without them).
+    pub translations: Arc<super::translations::Translations>,
 }
 
 impl MapSet {
@@ -89,6 +91,7 @@ impl MapSet {
             tilesets: Arc::new(tilesets),
             texts: Arc::new(world.texts),
             start: world.start,
+            translations: Arc::default(),
         };
         set.check_start()?;
         Ok(set)

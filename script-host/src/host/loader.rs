@@ -14,6 +14,7 @@ use pallet_api::facades::DatasetsApi;
 use pallet_api::loader::{ModContext, ModHost};
 use pallet_api::manifest::{Capability, Manifest};
 use pallet_api::Runtime;
+use pallet_engine::world::map_scripts::MapScriptRegistry;
 use rhai::{Engine, ParseErrorType, Position, Scope, AST};
 
 use super::diag::{ScriptDiagnostic, SourceMap};
@@ -225,6 +226,12 @@ impl RhaiHost {
 pub struct HostMonitor(Rc<HostShared>);
 
 impl HostMonitor {
+    /// Contribute the Rhai mods' map-script handlers given as function pointers to `registry`
+    /// (a booted game's, before it enters the overworld). Returns how many.
+    pub fn install_map_handlers(&self, registry: &mut MapScriptRegistry) -> usize {
+        super::map_handlers::install(&self.0, registry)
+    }
+
     /// Runtime errors of links and listeners since the last drain (rendered with excerpts).
     pub fn drain_runtime_errors(&self) -> Vec<ScriptDiagnostic> {
         std::mem::take(&mut *self.0.runtime_errors.borrow_mut())
@@ -263,6 +270,15 @@ impl ModHost for RhaiHost {
     }
 
     fn run_entry(&mut self, ctx: &mut ModContext<'_>) -> Result<(), String> {
+        let m = ctx.manifest;
+        let priority = m
+            .priority
+            .floor()
+            .clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32;
+        self.shared
+            .priorities
+            .borrow_mut()
+            .insert(m.id.clone(), priority);
         match self.load(ctx) {
             Ok(vm) => {
                 self.vms.push(vm);

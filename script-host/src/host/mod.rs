@@ -37,6 +37,7 @@ pub mod handles;
 pub mod imports;
 pub mod limits;
 pub mod loader;
+pub mod map_handlers;
 pub mod patch;
 pub mod reads;
 pub mod script_rng;

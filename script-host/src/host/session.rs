@@ -171,7 +171,10 @@ impl ModSession {
     /// registry (before `enter_overworld`). Returns how many.
     pub fn install_map_handlers(&self, game: &mut pallet_engine::game::Game) -> usize {
         match game.scripts_mut() {
-            Some(registry) => self.lua.install_map_handlers(registry),
+            Some(registry) => {
+                self.monitor.install_map_handlers(registry)
+                    + self.lua.install_map_handlers(registry)
+            }
             None => 0,
         }
     }

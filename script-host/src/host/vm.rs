@@ -38,6 +38,10 @@ pub struct HostShared {
     /// `next` reaches starts its closure at this level, so Rhai's call-level limit bounds the
     /// script recursion of a whole chain, not of each link separately.
     pub rhai_level: std::cell::Cell<usize>,
+    /// Map-script handlers given as function pointers ([`super::map_handlers`]).
+    pub map_handlers: RefCell<Vec<super::map_handlers::RhaiMapHandler>>,
+    /// Manifest priority of each mod this host ran (map-script contributions).
+    pub priorities: RefCell<std::collections::BTreeMap<String, i32>>,
 }
 
 impl HostShared {
@@ -51,6 +55,8 @@ impl HostShared {
             dropped: std::cell::Cell::new(0),
             datasets: RefCell::new(None),
             rhai_level: std::cell::Cell::new(0),
+            map_handlers: RefCell::new(Vec::new()),
+            priorities: RefCell::new(std::collections::BTreeMap::new()),
         }
     }
 

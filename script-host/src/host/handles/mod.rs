@@ -92,7 +92,9 @@ pub fn values(names: &[&'static str], s: &HandleServices) -> Vec<(&'static str, 
                 "log" => Dynamic::from(services::Log(s.log.clone())),
                 "save" => Dynamic::from(services::Save(s.save.clone())),
                 "options" => Dynamic::from(services::Options(s.options.clone())),
-                "content" => Dynamic::from(services::ContentHandle(s.content.clone())),
+                "content" => {
+                    Dynamic::from(services::ContentHandle(s.content.clone(), s.vm.clone()))
+                }
                 "world" => Dynamic::from(facades::World),
                 "checkpoints" => Dynamic::from(facades::Checkpoints),
                 "datasets" => Dynamic::from(datasets::Datasets {

@@ -33,7 +33,11 @@ pub struct Save(pub(crate) SaveBucket);
 pub struct Options(pub(crate) ModOptions);
 
 #[derive(Clone)]
-pub struct ContentHandle(pub(crate) ModContent);
+pub struct ContentHandle(
+    pub(crate) ModContent,
+    /// The mod (map-script handlers given as function pointers are kept for it).
+    pub(crate) std::rc::Weak<crate::host::vm::ModVm>,
+);
 
 /// `mod_info`: the mod's identity (read-only).
 #[derive(Clone, Debug)]
@@ -136,13 +140,29 @@ pub fn register(engine: &mut Engine) {
     engine.register_type_with_name::<ContentHandle>("Content");
     engine.register_fn(
         "register",
-        |c: &mut ContentHandle,
+        |ctx: rhai::NativeCallContext,
+         c: &mut ContentHandle,
          registry: &str,
          id: &str,
-         record: Dynamic|
+         mut record: Dynamic|
          -> Result<(), Box<EvalAltResult>> {
+            // Function pointers of a map script stay with the mod (issue 18 item 6).
+            let handlers =
+                if pallet_api::content::canonical_registry(registry) == Some("map_scripts") {
+                    crate::host::map_handlers::split(&mut record)
+                } else {
+                    Vec::new()
+                };
             let record = data(&record, "record")?;
-            content_result(c.0.register(registry, id, record))
+            content_result(c.0.register(registry, id, record))?;
+            if !handlers.is_empty() {
+                let vm =
+                    c.1.upgrade()
+                        .ok_or_else(|| api_error(codes::NO_RUNTIME, "the mod is unloaded"))?;
+                let origin = crate::host::vm::Origin::of(&ctx, &vm);
+                crate::host::map_handlers::keep(&vm, id, handlers, &origin);
+            }
+            Ok(())
         },
     );
     engine.register_fn(

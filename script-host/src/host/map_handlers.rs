@@ -1,0 +1,156 @@
+//! Map-script handlers given as Rhai **function pointers** (issue 18 item 6), the twin of the
+//! Lua shim's `map_handlers`: `content.register("map_scripts", MAP, #{ onEnter: |game, ow| …,
+//! talk: #{ TEXT: Fn("greet") } })`.
+//!
+//! Function pointers never cross into the engine's data. `register` splits them out
+//! ([`split`]): the data part (script-op lists, anything else) goes to the `map_scripts`
+//! registry as before; each function pointer goes to the host's handler table with its mod
+//! (weakly), map id and trigger (`onEnter` or `talk:<TEXT>`). [`install`] contributes one
+//! [`Handler::Dyn`] per handler to a booted game's map-script registry under the mod's id and
+//! manifest priority. A handler whose mod is gone (its entry failed and was rolled back, or it
+//! was unloaded) does nothing; nothing of it is in game state, saves or checkpoints. Each run
+//! is one call under the dispatch budget; an error is reported for the mod and returned to the
+//! engine, which reports it and never stops the game.
+//!
+//! Arguments: `game` = `#{mapId}`, `ow` = `#{mapId, player: #{cellX, cellY}}` (data copies).
+
+use std::collections::BTreeMap;
+use std::rc::{Rc, Weak};
+
+use pallet_api::Value;
+use pallet_engine::world::map_scripts::{Contribution, Handler, MapScriptRegistry};
+use rhai::{Dynamic, FnPtr, Map};
+
+use super::limits::LIMITS;
+use super::vm::{HostShared, ModVm, Origin};
+use crate::host::convert::to_dynamic;
+
+/// One function-pointer handler a mod registered.
+pub struct RhaiMapHandler {
+    pub vm: Weak<ModVm>,
+    pub map: String,
+    /// `onEnter` or `talk:<TEXT>`.
+    pub trigger: String,
+    pub f: FnPtr,
+    pub origin: Origin,
+}
+
+/// Take the function pointers out of a `map_scripts` record: `onEnter` and the values of
+/// `talk`. Returns the `(trigger, fn)` pairs; the record keeps only data.
+pub fn split(record: &mut Dynamic) -> Vec<(String, FnPtr)> {
+    let mut out = Vec::new();
+    let Some(mut map) = record.read_lock::<Map>().map(|m| m.clone()) else {
+        return out;
+    };
+    if map.get("onEnter").is_some_and(Dynamic::is_fnptr) {
+        if let Some(f) = map.remove("onEnter").and_then(|d| d.try_cast::<FnPtr>()) {
+            out.push(("onEnter".to_owned(), f));
+        }
+    }
+    if let Some(talk) = map
+        .get("talk")
+        .and_then(|t| t.read_lock::<Map>().map(|m| m.clone()))
+    {
+        let mut data = Map::new();
+        for (text, v) in talk {
+            if v.is_fnptr() {
+                if let Some(f) = v.try_cast::<FnPtr>() {
+                    out.push((format!("talk:{text}"), f));
+                }
+            } else {
+                data.insert(text, v);
+            }
+        }
+        map.insert("talk".into(), Dynamic::from_map(data));
+    }
+    if !out.is_empty() {
+        *record = Dynamic::from_map(map);
+    }
+    out
+}
+
+/// Record `vm`'s handlers for `map` (a later registration of the same trigger replaces the
+/// earlier one).
+pub fn keep(vm: &Rc<ModVm>, map: &str, handlers: Vec<(String, FnPtr)>, origin: &Origin) {
+    let mut table = vm.host.map_handlers.borrow_mut();
+    for (trigger, f) in handlers {
+        table
+            .retain(|h| !(h.vm.ptr_eq(&Rc::downgrade(vm)) && h.map == map && h.trigger == trigger));
+        table.push(RhaiMapHandler {
+            vm: Rc::downgrade(vm),
+            map: map.to_owned(),
+            trigger,
+            f,
+            origin: origin.clone(),
+        });
+    }
+}
+
+fn run(
+    vm: &Weak<ModVm>,
+    f: &FnPtr,
+    origin: &Origin,
+    map: &str,
+    trigger: &str,
+    ow: &pallet_engine::world::Overworld,
+) -> Result<(), String> {
+    let Some(vm) = vm.upgrade() else {
+        return Ok(());
+    };
+    let player = ow.player();
+    let game = Value::map([("mapId", Value::from(ow.map_id()))]);
+    let view = Value::map([
+        ("mapId", Value::from(ow.map_id())),
+        (
+            "player",
+            Value::map([
+                ("cellX", Value::Int(i64::from(player.x))),
+                ("cellY", Value::Int(i64::from(player.y))),
+            ]),
+        ),
+    ]);
+    match vm.call(
+        f,
+        vec![to_dynamic(&game), to_dynamic(&view)],
+        LIMITS.dispatch_budget,
+        origin,
+    ) {
+        Ok(_) => Ok(()),
+        Err(diag) => {
+            let short = diag.short();
+            vm.host.report(diag);
+            Err(format!("{map}.{trigger}: {short}"))
+        }
+    }
+}
+
+/// The seam: contribute every live Rhai mod's function-pointer handlers to `registry` (call
+/// once, before the game enters the overworld). Returns how many were installed.
+pub fn install(host: &HostShared, registry: &mut MapScriptRegistry) -> usize {
+    let mut by_owner: BTreeMap<(String, String), Contribution> = BTreeMap::new();
+    let mut count = 0;
+    for h in host.map_handlers.borrow().iter() {
+        let Some(vm) = h.vm.upgrade() else {
+            continue;
+        };
+        let (w, f, origin) = (h.vm.clone(), h.f.clone(), h.origin.clone());
+        let (map, trigger) = (h.map.clone(), h.trigger.clone());
+        let handler = Handler::Dyn(Rc::new(move |ow, _ctx| {
+            run(&w, &f, &origin, &map, &trigger, ow)
+        }));
+        let c = by_owner.entry((vm.id.clone(), h.map.clone())).or_default();
+        match h.trigger.strip_prefix("talk:") {
+            Some(text) => {
+                c.talk.insert(text.to_owned(), handler);
+            }
+            None => c.on_enter = Some(handler),
+        }
+        count += 1;
+    }
+    let priorities = host.priorities.borrow();
+    for ((owner, map), c) in by_owner {
+        let priority = priorities.get(&owner).copied().unwrap_or(100);
+        registry.contribute(&map, &owner, priority, c);
+    }
+    count
+}

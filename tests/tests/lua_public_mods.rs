@@ -1,0 +1,190 @@
+//! Issue 18: the public Lua mods' shapes that needed Pallet to hold what the Lua engine holds —
+//! the `strings`/`text` translation registries read by the game's texts (item 8), records named
+//! by the Lua engine's ids (`OPP_ROCKET`, `FARFETCH_D`, `MR__MIME`, `FLOOR_B2F`, `TM_BIDE`), and
+//! the Rhai twin of map-script handlers given as functions (item 6: function pointers).
+
+mod lua_support;
+
+use std::path::PathBuf;
+
+use lua_support::*;
+use pallet_api::Value;
+use pallet_engine::content::base::content_for;
+use pallet_engine::world::GameVersion;
+use pallet_script_host::cmd_run::{play_with_mods, RunOutcome};
+use pallet_script_host::host::ModsOptions;
+
+fn base_setup() -> Setup {
+    Setup {
+        content: content_for(GameVersion::Red),
+        options: Vec::new(),
+    }
+}
+
+fn get(env: &Env, registry: &str, id: &str) -> Option<Value> {
+    env.loader.content.borrow().get(registry, id).cloned()
+}
+
+fn text(v: &Option<Value>, field: &str) -> Option<String> {
+    v.as_ref()?.get(field)?.as_str().map(str::to_owned)
+}
+
+#[test]
+fn records_are_reached_by_the_lua_engines_ids() {
+    let id = "shape-public-ids";
+    let env = load_with(&[lua_fixture(id)], vec![], base_setup());
+    env.assert_loaded(id);
+    let pic = text(&get(&env, "trainers", "ROCKET"), "pic").unwrap();
+    assert!(pic.ends_with("assets/rocket_duo.png"), "{pic}");
+    // Both spellings are one record.
+    assert_eq!(
+        get(&env, "trainers", "OPP_ROCKET"),
+        get(&env, "trainers", "ROCKET")
+    );
+    assert_eq!(
+        text(&get(&env, "trainers", "BUG_CATCHER"), "name").as_deref(),
+        Some("SCOUT")
+    );
+    assert!(text(&get(&env, "pokemon", "FARFETCHD"), "spriteFront").is_some());
+    assert_eq!(
+        text(&get(&env, "items", "FLOOR_B2F"), "name").as_deref(),
+        Some("SOUS-SOL 2")
+    );
+    let feed = unprefixed(&env.feed());
+    for line in ["bide is CT34 teaching BIDE"] {
+        assert!(feed.contains(&line.to_owned()), "{line}: {feed:?}");
+    }
+    assert!(
+        feed.iter()
+            .any(|l| l.starts_with("rocket pic ") && l.ends_with("rocket_duo.png")),
+        "{feed:?}"
+    );
+    // A TM record names a move the dataset has.
+    let d = pallet_engine::data::gen1();
+    for (item, rec) in env
+        .loader
+        .content
+        .borrow()
+        .registry("items")
+        .unwrap()
+        .each()
+    {
+        if let Some(mv) = rec.get("move").and_then(Value::as_str) {
+            assert!(d.move_by_name(mv).is_some(), "{item}: {mv}");
+        }
+    }
+    // An id the registry lacks in both spellings still fails, naming what the mod wrote.
+    let env = load_with(
+        &[],
+        vec![lua_mod(
+            "bad-id",
+            "return function(mod) mod.content.trainers:patch('OPP_NOBODY', { pic = 'x' }) end",
+        )],
+        base_setup(),
+    );
+    assert!(
+        env.error("bad-id")
+            .contains("trainers:patch(OPP_NOBODY): no such id"),
+        "{}",
+        env.error("bad-id")
+    );
+}
+
+fn run(dirs: Vec<PathBuf>, scenario: &str) -> RunOutcome {
+    let opts = ModsOptions {
+        dirs,
+        no_default_mods: true,
+        ..Default::default()
+    };
+    match play_with_mods(GameVersion::Red, 7, scenario, Some(&opts)) {
+        Ok(o) => o,
+        Err(f) => panic!("{}\n---\n{}", f.message, f.transcript),
+    }
+}
+
+const BATTLE: &str = "give PIDGEY 9\n\
+    section mom\n\
+    MOM_SCENARIO\
+    section battle\n\
+    trainer BUG_CATCHER 0\n\
+    battle fight 1\n\
+    battle fight 1\n";
+
+fn scenario() -> String {
+    BATTLE.replace("MOM_SCENARIO", MOM)
+}
+
+/// Talk to MOM from the new-game start (she stands at 5,4 facing left).
+const MOM: &str = "walk right 1\ntalk\nclose\n";
+
+#[test]
+fn a_translation_mod_changes_what_the_game_shows() {
+    let plain = run(vec![], &scenario());
+    let o = run(vec![lua_fixture("shape-translation")], &scenario());
+    let t = &o.transcript;
+    assert!(
+        t.contains("[shape-translation] Enemy %s reads %s adverse"),
+        "{t}"
+    );
+    // An empty catalog entry is "not translated yet": the string reads its English.
+    assert!(
+        t.contains("[shape-translation] blacked out reads %s blacked\nout!")
+            || t.contains("blacked out reads %s blacked"),
+        "{t}"
+    );
+    let mom = &t[t.find("## mom").unwrap()..t.find("## battle").unwrap()];
+    assert!(
+        mom.contains("MAMAN: Tu t'en vas / aujourd'hui? Sois / prudent!"),
+        "{mom}"
+    );
+    let battle = &t[t.find("## battle").unwrap()..];
+    assert!(
+        battle.contains("battle: BUG CATCHER te provoque!"),
+        "{battle}"
+    );
+    assert!(battle.contains("battle: A toi, PIDGEY!"), "{battle}");
+    assert!(battle.contains("battle: PIDGEY utilise "), "{battle}");
+    assert!(
+        battle.contains("battle: WEEDLE adverse utilise "),
+        "{battle}"
+    );
+    // Without the mod the same run shows the English.
+    let p = &plain.transcript;
+    assert!(p.contains("battle: BUG CATCHER wants to fight!"), "{p}");
+    assert!(p.contains("battle: Enemy WEEDLE used "), "{p}");
+    assert!(!p.contains("adverse"), "{p}");
+}
+
+#[test]
+fn rhai_map_script_handlers_given_as_function_pointers_run_owned_by_their_mod() {
+    let id = "twin-move-tutor";
+    let env = load(&[rhai_fixture(id)], vec![]);
+    env.assert_loaded(id);
+    let record = format!("{:?}", get(&env, "map_scripts", "REDS_HOUSE_1F"));
+    assert!(!record.contains("Fn"), "{record}");
+    let mut game =
+        pallet_engine::game::Game::boot(GameVersion::Red, 4, std::rc::Rc::clone(&env.rt)).unwrap();
+    let n = env.rhai.install_map_handlers(game.scripts_mut().unwrap());
+    assert_eq!(n, 2, "onEnter and one talk handler");
+    game.enter_overworld().unwrap();
+    let (x, y) = {
+        let p = game.overworld().unwrap().player();
+        (p.x, p.y)
+    };
+    let feed = unprefixed(&env.feed());
+    assert!(
+        feed.contains(&format!("entered REDS_HOUSE_1F at {x},{y} (visit 1)")),
+        "{feed:?}"
+    );
+    let save = serde_json::to_string(&game.save).unwrap();
+    assert!(!save.contains("onEnter"), "{save}");
+    // The same record from the Lua mod and its Rhai twin: one line each, equal.
+    let lua = load(&[lua_fixture("shape-move-tutor")], vec![]);
+    let mut game2 =
+        pallet_engine::game::Game::boot(GameVersion::Red, 4, std::rc::Rc::clone(&lua.rt)).unwrap();
+    lua.lua.install_map_handlers(game2.scripts_mut().unwrap());
+    game2.enter_overworld().unwrap();
+    let lua_feed = unprefixed(&lua.feed());
+    let line = format!("entered REDS_HOUSE_1F at {x},{y} (visit 1)");
+    assert!(lua_feed.contains(&line), "{lua_feed:?}");
+}
