@@ -392,6 +392,8 @@ fn every_registry_exists_with_a_schema() {
             "maps",
             "moves",
             "pokemon",
+            "strings",
+            "text",
             "trainers",
             "type_chart"
         ]
