@@ -102,6 +102,7 @@ macro_rules! world_ctx {
             data: *data,
             feed,
             tick: *tick,
+            last_outdoor: &mut save.last_outdoor,
         };
     };
 }
