@@ -62,7 +62,11 @@ fn run(dirs: Vec<PathBuf>, scenario: &str) -> RunOutcome {
 
 fn move_ids(o: &RunOutcome, slot: usize) -> Vec<&'static str> {
     let d = o.game.data();
-    let enemy = o.game.battle().expect("a trainer battle runs").party(Side::Enemy);
+    let enemy = o
+        .game
+        .battle()
+        .expect("a trainer battle runs")
+        .party(Side::Enemy);
     enemy[slot]
         .moves
         .iter()
@@ -95,7 +99,10 @@ fn a_trainer_party_with_moves_is_fought_with_those_moves() {
     );
     assert_eq!(metapod.moves, default.moves);
     // The content view shows the moves, as the mod wrote them.
-    assert_eq!(o.game.trainers()[0].moves[0], ["THUNDERBOLT", "QUICK_ATTACK"]);
+    assert_eq!(
+        o.game.trainers()[0].moves[0],
+        ["THUNDERBOLT", "QUICK_ATTACK"]
+    );
 }
 
 #[test]
@@ -113,9 +120,7 @@ end"#,
     let o = run(vec![good, bad], "give RATTATA 16\ntrainer BUG_CATCHER 0");
     let t = &o.transcript;
     assert!(
-        t.contains(
-            "trainers.YOUNGSTER.parties[1][1].moves[2]: \"NO_SUCH_MOVE\" is not a move"
-        ),
+        t.contains("trainers.YOUNGSTER.parties[1][1].moves[2]: \"NO_SUCH_MOVE\" is not a move"),
         "{t}"
     );
     assert!(t.contains("loaded 1 [lua-moves]"), "{t}");
@@ -134,7 +139,9 @@ fn removing_a_base_species_still_in_the_grass_is_blamed_on_the_remover() {
     );
     let t = &o.transcript;
     assert!(
-        t.contains("content: pokemon:remove(PIDGEY): still referenced by encounters.ROUTE_1.grass.slots["),
+        t.contains(
+            "content: pokemon:remove(PIDGEY): still referenced by encounters.ROUTE_1.grass.slots["
+        ),
         "{t}"
     );
     assert!(t.contains("loaded 1 [no-potion]"), "{t}");
@@ -185,7 +192,10 @@ fn a_removed_species_with_its_references_patched_away_is_gone() {
 
 #[test]
 fn removing_a_move_a_base_learnset_names_is_one_error_per_reference() {
-    let o = run(vec![rhai("no-gust", r#"content.remove("moves", "GUST");"#)], "idle");
+    let o = run(
+        vec![rhai("no-gust", r#"content.remove("moves", "GUST");"#)],
+        "idle",
+    );
     let t = &o.transcript;
     assert!(
         t.contains("moves:remove(GUST): still referenced by pokemon.PIDGEY.startMoves[1]"),
@@ -207,7 +217,10 @@ fn last_map_is_the_outdoor_map_the_player_came_from_at_run_time() {
         "walk down 3\nwalk down 1\nwalk right 2\nexpect map HUT 2 7 up\nwalk up 1\nwalk down 1\nexpect map PALLET_TOWN 4 8 down",
     );
     let hut = o.game.maps().get("HUT").unwrap();
-    assert_eq!(hut.warps[0].to, "LAST_MAP", "decided when taken, not at freeze");
+    assert_eq!(
+        hut.warps[0].to, "LAST_MAP",
+        "decided when taken, not at freeze"
+    );
     let last = o.game.save.last_outdoor.clone().expect("recorded");
     assert_eq!((last.id.as_str(), last.x, last.y), ("PALLET_TOWN", 4, 8));
 
@@ -233,7 +246,10 @@ fn last_map_is_the_outdoor_map_the_player_came_from_at_run_time() {
 #[test]
 fn a_vanilla_walk_records_no_last_outdoor_point() {
     let o = run(vec![], "walk down 3\nexpect map PALLET_TOWN 2 7 down");
-    assert_eq!(o.game.save.last_outdoor, None, "vanilla saves stay byte-identical");
+    assert_eq!(
+        o.game.save.last_outdoor, None,
+        "vanilla saves stay byte-identical"
+    );
 }
 
 #[test]
@@ -247,7 +263,11 @@ fn content_delete_unsets_a_key_in_rhai() {
         )],
         "idle",
     );
-    assert!(o.transcript.contains("loaded 1 [no-rock]"), "{}", o.transcript);
+    assert!(
+        o.transcript.contains("loaded 1 [no-rock]"),
+        "{}",
+        o.transcript
+    );
     use pallet_engine::data::Type;
     assert_eq!(o.game.data().effectiveness(Type::Normal, Type::Rock), 10);
 }
@@ -277,7 +297,10 @@ fn the_guides_lua_map_script_example_runs_verbatim() {
     let first = &t[t.find("first").unwrap()..t.find("second").unwrap()];
     let second = &t[t.find("second").unwrap()..t.find("section end").unwrap_or(t.len())];
     assert!(first.contains("Take this."), "{first}");
-    assert!(second.contains("Use it well!") && !second.contains("Take this."), "{second}");
+    assert!(
+        second.contains("Use it well!") && !second.contains("Take this."),
+        "{second}"
+    );
     assert!(o.game.save.flag("EVENT_GOT_CANDY"));
     let candy = o.game.save.inventory.iter().find(|s| s.id == "RARE_CANDY");
     assert_eq!(candy.map(|s| s.count), Some(1));

@@ -16,7 +16,8 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 pub use registry::{
-    BaseProvider, BaseSource, ContentError, ContentErrorKind, OpKind, Registry, Warnings, BASE_OWNER,
+    BaseProvider, BaseSource, ContentError, ContentErrorKind, OpKind, Registry, Warnings,
+    BASE_OWNER,
 };
 
 use crate::value::Value;

@@ -223,7 +223,11 @@ impl Registry {
     /// The base ids, listed on first use (records are built on first read).
     fn base(&self) -> &BaseView {
         self.base.get_or_init(|| match &self.source {
-            Some(s) => s.ids().into_iter().map(|id| (id, OnceCell::new())).collect(),
+            Some(s) => s
+                .ids()
+                .into_iter()
+                .map(|id| (id, OnceCell::new()))
+                .collect(),
             None => BTreeMap::new(),
         })
     }

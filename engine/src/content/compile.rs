@@ -335,7 +335,9 @@ fn normalize_warp(mreg: &Registry, map_id: &str, w: &mut Value) -> Result<(), St
                     .into_iter()
                     .flatten()
                     .any(|w| {
-                        w.get("to").or_else(|| w.get("destMap")).and_then(Value::as_str)
+                        w.get("to")
+                            .or_else(|| w.get("destMap"))
+                            .and_then(Value::as_str)
                             == Some(map_id)
                     })
         });
@@ -463,7 +465,10 @@ fn trainer_moves(
             None => problems.blame(
                 reg,
                 class,
-                format!("{path}[{}]: {name:?} is not a move (no such id in moves)", k + 1),
+                format!(
+                    "{path}[{}]: {name:?} is not a move (no such id in moves)",
+                    k + 1
+                ),
             ),
         }
     }

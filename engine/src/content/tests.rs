@@ -140,8 +140,14 @@ fn dangling_references_are_blamed_on_their_writer() {
 fn per_record_base_matches_the_hydrated_dataset_records() {
     use crate::datasets::hydrate::embedded_records;
     for (v, api) in [
-        (GameVersion::Red, pallet_api::catalog::common::GameVersion::Red),
-        (GameVersion::Yellow, pallet_api::catalog::common::GameVersion::Yellow),
+        (
+            GameVersion::Red,
+            pallet_api::catalog::common::GameVersion::Red,
+        ),
+        (
+            GameVersion::Yellow,
+            pallet_api::catalog::common::GameVersion::Yellow,
+        ),
     ] {
         for r in ["pokemon", "moves", "items", "type_chart"] {
             let hydrated = embedded_records(api, r).unwrap().unwrap();
@@ -163,9 +169,9 @@ fn a_removed_base_move_keeps_its_number_and_loses_its_name() {
     let problems = compile(GameVersion::Red, &c).unwrap_err();
     let mine: Vec<_> = problems.iter().filter(|p| p.owner == "m").collect();
     assert!(!mine.is_empty());
-    assert!(mine
-        .iter()
-        .all(|p| p.message.starts_with("moves:remove(GUST): still referenced by pokemon.")));
+    assert!(mine.iter().all(|p| p
+        .message
+        .starts_with("moves:remove(GUST): still referenced by pokemon.")));
     // With its learners patched, the move is gone and the numbering holds.
     let gust = Value::from("GUST");
     let ids: Vec<String> = c

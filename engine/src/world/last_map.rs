@@ -25,9 +25,12 @@ pub fn fallback<'a>(
     maps: impl IntoIterator<Item = &'a MapDef>,
     id: &str,
 ) -> Option<(&'a str, u32, u32)> {
-    maps.into_iter()
-        .filter(|m| m.id != id)
-        .find_map(|m| m.warps.iter().find(|w| w.to == id).map(|w| (m.id.as_str(), w.x, w.y)))
+    maps.into_iter().filter(|m| m.id != id).find_map(|m| {
+        m.warps
+            .iter()
+            .find(|w| w.to == id)
+            .map(|w| (m.id.as_str(), w.x, w.y))
+    })
 }
 
 /// The concrete warp a `LAST_MAP` warp `w` of map `here` takes: the recorded outdoor point
@@ -47,8 +50,7 @@ pub fn resolve(
         })
         .map(|p| (p.id.clone(), u32::from(p.x), u32::from(p.y)))
         .or_else(|| {
-            fallback(maps.maps.values().map(|m| &**m), here)
-                .map(|(id, x, y)| (id.to_owned(), x, y))
+            fallback(maps.maps.values().map(|m| &**m), here).map(|(id, x, y)| (id.to_owned(), x, y))
         })?;
     Some(WarpDef {
         x: w.x,
