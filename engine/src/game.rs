@@ -106,6 +106,7 @@ macro_rules! world_ctx {
             data: *data,
             feed,
             tick: *tick,
+            last_outdoor: &mut save.last_outdoor,
         };
     };
 }

@@ -47,8 +47,12 @@ pub struct TrainerDef {
     pub name: &'static str,
     /// Map the trainer stands on (the defeated-trainer key is `MAP:CLASS:INDEX`).
     pub map: &'static str,
-    /// `(species id, level)`; moves are the cartridge's default moves for the level.
+    /// `(species id, level)`; moves are the cartridge's default moves for the level unless
+    /// [`TrainerDef::moves`] names them.
     pub party: &'static [(&'static str, u8)],
+    /// Per party slot, explicit move ids (a content `trainers` party's `moves`); a slot that is
+    /// absent or empty keeps the default moves.
+    pub moves: &'static [&'static [&'static str]],
     /// Prize money per level of the last mon (the cartridge's class base money / 100).
     pub base_money: u32,
 }
@@ -60,6 +64,7 @@ pub const TRAINERS: &[TrainerDef] = &[TrainerDef {
     name: "BUG CATCHER",
     map: "ROUTE_1",
     party: &[("WEEDLE", 6), ("CATERPIE", 7)],
+    moves: &[],
     base_money: 10,
 }];
 
@@ -522,10 +527,15 @@ fn trainer_party_site(game: &Game, def: &TrainerDef) -> Vec<PartyMember> {
     let vanilla = |def: &TrainerDef| -> Vec<PartyMember> {
         def.party
             .iter()
-            .map(|(s, l)| PartyMember {
+            .enumerate()
+            .map(|(i, (s, l))| PartyMember {
                 species: (*s).to_string(),
                 level: *l,
-                moves: None,
+                moves: def
+                    .moves
+                    .get(i)
+                    .filter(|m| !m.is_empty())
+                    .map(|m| m.iter().map(|s| (*s).to_owned()).collect()),
             })
             .collect()
     };

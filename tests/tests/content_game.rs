@@ -90,6 +90,14 @@ fn the_modding_guide_content_examples_run_verbatim() {
         d.item_by_name("ORAN_BERRY").is_none(),
         "registered then removed"
     );
+    let tackle = d.move_data(d.move_by_name("TACKLE").unwrap());
+    assert_eq!((tackle.power, tackle.pp), (40, 35), "overridden whole");
+    use pallet_engine::data::Type;
+    assert_eq!(
+        d.effectiveness(Type::Normal, Type::Rock),
+        10,
+        "content.DELETE"
+    );
 }
 
 #[test]
@@ -305,8 +313,17 @@ fn a_registered_map_has_its_own_wild_encounters() {
     let t = &o.transcript;
     assert!(t.contains("PIKACHU"), "{t}");
     let meadow = o.game.maps().get("MEADOW").unwrap();
-    assert_eq!(meadow.warps[0].to, "PALLET_TOWN", "LAST_MAP resolved");
-    assert_eq!((meadow.warps[0].to_x, meadow.warps[0].to_y), (4, 8));
+    assert_eq!(
+        meadow.warps[0].to, "LAST_MAP",
+        "decided when the warp is taken"
+    );
+    let last = o
+        .game
+        .save
+        .last_outdoor
+        .clone()
+        .expect("recorded on the way in");
+    assert_eq!((last.id.as_str(), last.x, last.y), ("PALLET_TOWN", 4, 8));
 }
 
 #[test]

@@ -18,7 +18,8 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 pub use registry::{
-    BaseProvider, ContentError, ContentErrorKind, OpKind, Registry, Warnings, BASE_OWNER,
+    BaseProvider, BaseSource, ContentError, ContentErrorKind, OpKind, Registry, Warnings,
+    BASE_OWNER,
 };
 
 use crate::value::Value;
@@ -106,6 +107,18 @@ impl Content {
         for (name, r) in c.registries.iter_mut() {
             let (p, name) = (provider.clone(), *name);
             r.set_provider(Rc::new(move || p(name)));
+        }
+        c
+    }
+
+    /// Registries whose base is `source(registry)` (`None`: no base), each built lazily: the
+    /// ids on the registry's first use, each record on its first read.
+    pub fn with_sources(source: impl Fn(&str) -> Option<Rc<dyn BaseSource>>) -> Self {
+        let mut c = Content::default();
+        for (name, r) in c.registries.iter_mut() {
+            if let Some(s) = source(name) {
+                r.set_source(s);
+            }
         }
         c
     }

@@ -100,20 +100,59 @@ pub type Warnings = Vec<SchemaError>;
 /// Builds a registry's base records on first use (the engine's embedded data as values).
 pub type BaseProvider = Rc<dyn Fn() -> BTreeMap<String, Value>>;
 
+/// A registry's base records, built lazily: the id list on the registry's first use, each
+/// record on its first read (so `get` of one record builds one record).
+pub trait BaseSource {
+    /// Every base id.
+    fn ids(&self) -> Vec<String>;
+    /// The base record `id` (`None`: none, read as nil).
+    fn record(&self, id: &str) -> Option<Value>;
+}
+
+/// A [`BaseProvider`] as a [`BaseSource`]: everything is built on first use.
+struct AllAtOnce {
+    build: BaseProvider,
+    records: OnceCell<BTreeMap<String, Value>>,
+}
+
+impl AllAtOnce {
+    fn records(&self) -> &BTreeMap<String, Value> {
+        self.records.get_or_init(|| (self.build)())
+    }
+}
+
+impl BaseSource for AllAtOnce {
+    fn ids(&self) -> Vec<String> {
+        self.records().keys().cloned().collect()
+    }
+    fn record(&self, id: &str) -> Option<Value> {
+        self.records().get(id).cloned()
+    }
+}
+
+/// The base view: every base id, each record built on first read.
+type BaseView = BTreeMap<String, OnceCell<Value>>;
+
+/// Where a merged record is.
+enum Merged<'a> {
+    Base(&'a OnceCell<Value>),
+    Overlay(&'a Value),
+}
+
 /// A content registry. Non-compose registries map id → record; a *compose* registry
 /// (`map_scripts`) maps id → the ordered list of contributions (`owner` field added; base first,
 /// dropped when a contribution sets `replacesBase`).
 ///
-/// The base records are built lazily (on the first read or write of the registry) from the
-/// [`BaseProvider`]; the merged view is the base plus an *overlay* holding only the ids some
+/// The base records are built lazily from the [`BaseSource`] (the ids on the first read or
+/// write of the registry, each record on its first read); the merged view is the base plus an *overlay* holding only the ids some
 /// op touched, so a registry nobody writes costs nothing beyond its base.
 pub struct Registry {
     name: &'static str,
     shape: &'static Shape,
     compose: bool,
-    provider: Option<BaseProvider>,
-    /// The base view (compose registries: already wrapped as one-contribution lists).
-    base: OnceCell<BTreeMap<String, Value>>,
+    source: Option<Rc<dyn BaseSource>>,
+    /// The base view (compose registries: records wrapped as one-contribution lists).
+    base: OnceCell<BaseView>,
     ops: Vec<Op>,
     /// Merged value of every id an op touched (`None`: removed).
     overlay: BTreeMap<String, Option<Value>>,
@@ -137,7 +176,7 @@ impl Registry {
             name,
             shape,
             compose,
-            provider: None,
+            source: None,
             base: OnceCell::new(),
             ops: Vec::new(),
             overlay: BTreeMap::new(),
@@ -147,51 +186,88 @@ impl Registry {
 
     /// Build the base records with `provider` on first use (replaces any base not built yet).
     pub fn set_provider(&mut self, provider: BaseProvider) {
-        self.provider = Some(provider);
+        self.set_source(Rc::new(AllAtOnce {
+            build: provider,
+            records: OnceCell::new(),
+        }));
+    }
+
+    /// Build the base lazily from `source` (replaces any base not built yet).
+    pub fn set_source(&mut self, source: Rc<dyn BaseSource>) {
+        self.source = Some(source);
         self.base = OnceCell::new();
         self.recompute_all();
     }
 
     /// Replace the base records (the engine's data). Clears nothing else; recomputes the view.
     pub fn set_base(&mut self, records: BTreeMap<String, Value>) {
-        self.provider = None;
-        self.base = OnceCell::from(self.wrap_base(records));
+        self.source = None;
+        let view: BaseView = records
+            .into_iter()
+            .map(|(id, record)| (id, OnceCell::from(self.wrap_base(record))))
+            .collect();
+        self.base = OnceCell::from(view);
         self.recompute_all();
     }
 
-    fn wrap_base(&self, records: BTreeMap<String, Value>) -> BTreeMap<String, Value> {
+    /// A base record as the view holds it (compose registries: a one-contribution list).
+    fn wrap_base(&self, record: Value) -> Value {
         if !self.compose {
-            return records;
+            return record;
         }
-        records
-            .into_iter()
-            .map(|(id, record)| {
-                let mut m = match record {
-                    Value::Map(m) => m,
-                    _ => BTreeMap::new(),
-                };
-                m.insert("owner".into(), Value::from(BASE_OWNER));
-                (id, Value::List(vec![Value::Map(m)]))
-            })
-            .collect()
+        let mut m = match record {
+            Value::Map(m) => m,
+            _ => BTreeMap::new(),
+        };
+        m.insert("owner".into(), Value::from(BASE_OWNER));
+        Value::List(vec![Value::Map(m)])
     }
 
-    /// The base view, built on first use.
-    fn base(&self) -> &BTreeMap<String, Value> {
-        self.base.get_or_init(|| match &self.provider {
-            Some(p) => self.wrap_base(p()),
+    /// The base ids, listed on first use (records are built on first read).
+    fn base(&self) -> &BaseView {
+        self.base.get_or_init(|| match &self.source {
+            Some(s) => s
+                .ids()
+                .into_iter()
+                .map(|id| (id, OnceCell::new()))
+                .collect(),
             None => BTreeMap::new(),
         })
     }
 
-    /// Has the base been built (tests: laziness)?
+    /// The base record in `cell` (of `id`), built on first read.
+    fn base_value<'a>(&'a self, id: &str, cell: &'a OnceCell<Value>) -> &'a Value {
+        cell.get_or_init(|| {
+            let record = self.source.as_ref().and_then(|s| s.record(id));
+            self.wrap_base(record.unwrap_or(Value::Nil))
+        })
+    }
+
+    fn base_get(&self, id: &str) -> Option<&Value> {
+        let cell = self.base().get(id)?;
+        Some(self.base_value(id, cell))
+    }
+
+    /// Has the base id list been built (tests: laziness)?
     pub fn base_built(&self) -> bool {
         self.base.get().is_some()
     }
 
+    /// How many base records have been built so far (tests: laziness per record).
+    pub fn base_records_built(&self) -> usize {
+        self.base
+            .get()
+            .map_or(0, |b| b.values().filter(|c| c.get().is_some()).count())
+    }
+
+    /// Is `id` a base record (whatever mods did to it)?
+    pub fn is_base(&self, id: &str) -> bool {
+        self.base().contains_key(id)
+    }
+
     /// The base record `id` (before any mod), if the registry has one.
     pub fn base_record(&self, id: &str) -> Option<&Value> {
-        self.base().get(id)
+        self.base_get(id)
     }
 
     /// Did any op touch the registry (is the merged view different from the base)?
@@ -235,16 +311,21 @@ impl Registry {
     pub fn get(&self, id: &str) -> Option<&Value> {
         match self.overlay.get(id) {
             Some(v) => v.as_ref(),
-            None => self.base().get(id),
+            None => self.base_get(id),
         }
     }
 
+    /// Does the merged view hold `id` (builds no record)?
     pub fn contains(&self, id: &str) -> bool {
-        self.get(id).is_some()
+        match self.overlay.get(id) {
+            Some(v) => v.is_some(),
+            None => self.base().contains_key(id),
+        }
     }
 
-    /// Every merged record, in lexical id order.
-    pub fn each(&self) -> impl Iterator<Item = (&str, &Value)> {
+    /// Every merged id with where its record is (a base cell not built yet, or the overlay),
+    /// in lexical id order; builds no record.
+    fn merged(&self) -> impl Iterator<Item = (&str, Merged<'_>)> {
         let base = self.base();
         let overlay = &self.overlay;
         let mut b = base.iter().peekable();
@@ -257,29 +338,37 @@ impl Registry {
                 (Some((bk, _)), Some((ok, _))) => bk < ok,
             };
             if take_base {
-                let (k, v) = b.next()?;
-                return Some((k.as_str(), v));
+                let (k, cell) = b.next()?;
+                return Some((k.as_str(), Merged::Base(cell)));
             }
             let (k, v) = o.next()?;
             if b.peek().is_some_and(|(bk, _)| *bk == k) {
                 b.next();
             }
             if let Some(v) = v {
-                return Some((k.as_str(), v));
+                return Some((k.as_str(), Merged::Overlay(v)));
             }
         })
     }
 
-    /// Merged ids, in lexical order.
+    /// Every merged record, in lexical id order.
+    pub fn each(&self) -> impl Iterator<Item = (&str, &Value)> {
+        self.merged().map(|(k, m)| match m {
+            Merged::Base(cell) => (k, self.base_value(k, cell)),
+            Merged::Overlay(v) => (k, v),
+        })
+    }
+
+    /// Merged ids, in lexical order (builds no record).
     pub fn ids(&self) -> impl Iterator<Item = &str> {
-        self.each().map(|(k, _)| k)
+        self.merged().map(|(k, _)| k)
     }
 
     pub fn len(&self) -> usize {
-        self.each().count()
+        self.merged().count()
     }
     pub fn is_empty(&self) -> bool {
-        self.each().next().is_none()
+        self.merged().next().is_none()
     }
 
     /// Which owners wrote to `id`, in op order.
@@ -442,7 +531,7 @@ impl Registry {
     }
 
     fn base_view(&self, id: &str) -> Option<Value> {
-        self.base().get(id).cloned()
+        self.base_get(id).cloned()
     }
 
     fn recompute(&mut self, id: &str) {

@@ -113,6 +113,7 @@ pub fn compile(
     let mut problems = Problems::default();
     if dataset_modified(content) {
         out.data = compile_dataset(gen1(), content, &mut problems);
+        super::removed::check_removed(content, &mut problems);
     }
     if modified(content, "maps") || modified(content, "encounters") {
         if let Some(maps) = compile_maps(&out.maps, out.data, content, &mut problems) {
@@ -328,24 +329,27 @@ fn normalize_warp(mreg: &Registry, map_id: &str, w: &mut Value) -> Result<(), St
     }
     let to = m.get("to").and_then(Value::as_str).unwrap_or("").to_owned();
     if to == LAST_MAP {
-        // Back where the player came from: the first map (lexical) with a warp into this one,
-        // landing on that warp's cell.
-        let (from, x, y) = mreg
-            .each()
-            .find_map(|(other, rec)| {
-                let warps = rec.get("warps")?.as_list()?;
-                warps.iter().find_map(|w| {
-                    let dest = w.get("to").or_else(|| w.get("destMap"))?.as_str()?;
-                    if dest != map_id || other == map_id {
-                        return None;
-                    }
-                    Some((other.to_owned(), w.get("x")?.clone(), w.get("y")?.clone()))
-                })
-            })
-            .ok_or_else(|| format!("LAST_MAP: no map has a warp into {map_id}"))?;
-        m.insert("to".into(), Value::from(from));
-        m.insert("toX".into(), x);
-        m.insert("toY".into(), y);
+        // Back where the player came from, decided at run time (see `world::last_map`); the
+        // map needs some map with a warp into it (the fallback when nothing was recorded).
+        let warps_in = mreg.each().any(|(other, rec)| {
+            other != map_id
+                && rec
+                    .get("warps")
+                    .and_then(Value::as_list)
+                    .into_iter()
+                    .flatten()
+                    .any(|w| {
+                        w.get("to")
+                            .or_else(|| w.get("destMap"))
+                            .and_then(Value::as_str)
+                            == Some(map_id)
+                    })
+        });
+        if !warps_in {
+            return Err(format!("LAST_MAP: no map has a warp into {map_id}"));
+        }
+        m.entry("toX".to_owned()).or_insert(Value::Int(0));
+        m.entry("toY".to_owned()).or_insert(Value::Int(0));
     }
     if !m.contains_key("toX") || !m.contains_key("toY") {
         let k = m.get("destWarp").and_then(Value::as_exact_int).unwrap_or(0);
@@ -368,8 +372,8 @@ fn normalize_warp(mreg: &Registry, map_id: &str, w: &mut Value) -> Result<(), St
     Ok(())
 }
 
-/// A warp target meaning "the map the player came from" (resolved at compile time).
-pub const LAST_MAP: &str = "LAST_MAP";
+/// A warp target meaning "the outdoor map the player came from" (resolved at run time).
+pub use crate::world::last_map::LAST_MAP;
 
 /// A map problem goes to whoever last wrote the map, else its encounter table.
 fn blame_map(mreg: &Registry, ereg: &Registry, id: &str, m: String, problems: &mut Problems) {
@@ -401,6 +405,7 @@ fn compile_trainers(
         let parties = rec.get("parties").and_then(Value::as_list).unwrap_or(&[]);
         for (index, party) in parties.iter().enumerate() {
             let mut mons = Vec::new();
+            let mut moves: Vec<&'static [&'static str]> = Vec::new();
             for (n, m) in party.as_list().unwrap_or(&[]).iter().enumerate() {
                 let species = m.get("species").and_then(Value::as_str).unwrap_or("");
                 if data.species_by_name(species).is_none() {
@@ -417,6 +422,11 @@ fn compile_trainers(
                 }
                 let level = m.get("level").and_then(Value::as_exact_int).unwrap_or(1);
                 mons.push((leak(species), level.clamp(1, 100) as u8));
+                moves.push(trainer_moves(data, reg, class, (index, n), m, problems));
+            }
+            // Parties without explicit moves keep the table empty (default moves throughout).
+            if moves.iter().all(|m| m.is_empty()) {
+                moves.clear();
             }
             out.push(TrainerDef {
                 class,
@@ -424,8 +434,46 @@ fn compile_trainers(
                 name,
                 map,
                 party: Box::leak(mons.into_boxed_slice()),
+                moves: Box::leak(moves.into_boxed_slice()),
                 base_money,
             });
+        }
+    }
+    Box::leak(out.into_boxed_slice())
+}
+
+/// A party mon's explicit `moves` (at most four, each a move of `data`); empty: the default
+/// moves for its level.
+fn trainer_moves(
+    data: &Dataset,
+    reg: &Registry,
+    class: &str,
+    (index, n): (usize, usize),
+    mon: &Value,
+    problems: &mut Problems,
+) -> &'static [&'static str] {
+    let list = mon.get("moves").and_then(Value::as_list).unwrap_or(&[]);
+    let path = format!("trainers.{class}.parties[{}][{}].moves", index + 1, n + 1);
+    if list.len() > crate::pokemon::MOVE_SLOTS {
+        problems.blame(
+            reg,
+            class,
+            format!("{path}: at most {} moves", crate::pokemon::MOVE_SLOTS),
+        );
+    }
+    let mut out = Vec::new();
+    for (k, mv) in list.iter().take(crate::pokemon::MOVE_SLOTS).enumerate() {
+        let name = mv.as_str().unwrap_or("");
+        match data.move_by_name(name) {
+            Some(id) => out.push(data.move_data(id).id),
+            None => problems.blame(
+                reg,
+                class,
+                format!(
+                    "{path}[{}]: {name:?} is not a move (no such id in moves)",
+                    k + 1
+                ),
+            ),
         }
     }
     Box::leak(out.into_boxed_slice())

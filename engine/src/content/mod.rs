@@ -6,6 +6,7 @@
 //! |---|---|
 //! | [`base`] | base records per registry, built lazily on first use ([`base::content_for`]) |
 //! | [`compile`] | merged view → [`GameContent`] (dataset tables, maps, trainers), with cross-reference checks |
+//! | [`removed`] | removing a base record: what the base data still names is blamed on the remover |
 //! | [`scripts`] | `map_scripts` op lists → script rows, composed with the base handlers |
 //! | [`tables`] | the species/move/item/type-chart compile into a leaked `'static` [`crate::data::Dataset`] |
 //!
@@ -16,6 +17,7 @@
 pub mod base;
 pub mod compile;
 pub mod public_records;
+pub mod removed;
 pub mod scripts;
 pub mod tables;
 pub mod texts;

@@ -3,12 +3,15 @@
 //!
 //! Numbering is the cartridge's: base records keep their index (species `dex - 1`, move
 //! `num - 1`, item numbers), new records are appended in lexical id order (a new item takes its
-//! `num` when free, else the first free number). Removing a base species, move or item is
-//! refused (saves and tables are numbered). Every cross-reference is checked: learnset and
+//! `num` when free, else the first free number). A removed base species or move keeps its
+//! number (saves and tables are numbered) but no name reaches it any more, so nothing can
+//! create, learn or reference it; a removed item leaves the table. References the base data
+//! still makes to a removed record are blamed on the remover ([`super::removed`]). Every
+//! cross-reference is checked: learnset and
 //! start moves name moves, evolutions name species, types exist in the generation, effects are
 //! effects the engine implements.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use pallet_api::content::{Content, Registry};
 use pallet_api::Value;
@@ -39,28 +42,10 @@ pub fn dataset_modified(content: &Content) -> bool {
         .any(|r| content.registry(r).is_some_and(Registry::is_modified))
 }
 
-/// Base ids in table order, then the ids only the merged view has, lexical.
-fn ordered_ids<'a>(
-    reg: &'a Registry,
-    base_order: &[&'a str],
-    problems: &mut Problems,
-) -> Vec<&'a str> {
-    let mut out = Vec::with_capacity(base_order.len());
-    for id in base_order {
-        if reg.contains(id) {
-            out.push(*id);
-        } else {
-            problems.blame(
-                reg,
-                id,
-                format!(
-                    "{}:remove({id}): a base record cannot be removed (the engine's tables are numbered)",
-                    reg.name()
-                ),
-            );
-            out.push(*id);
-        }
-    }
+/// Base ids in table order (a removed one too: it keeps its number), then the ids only the
+/// merged view has, lexical.
+fn ordered_ids<'a>(reg: &'a Registry, base_order: &[&'a str]) -> Vec<&'a str> {
+    let mut out = base_order.to_vec();
     for id in reg.ids() {
         if !base_order.contains(&id) {
             out.push(id);
@@ -97,16 +82,17 @@ fn growth(s: &str) -> Option<GrowthRate> {
 }
 
 /// An index `(normalized key, id)` sorted by key: the base entries first (aliases kept), then
-/// the id and display name of every record, first key wins.
+/// the id and display name of every record, first key wins; `removed` ids answer to no name.
 fn name_index(
     base: &'static [(&'static str, u16)],
     names: impl Iterator<Item = (String, u16)>,
+    removed: &BTreeSet<u16>,
 ) -> Vec<(&'static str, u16)> {
     let mut map: BTreeMap<Vec<u8>, (&'static str, u16)> = BTreeMap::new();
-    for &(k, id) in base {
+    for &(k, id) in base.iter().filter(|(_, id)| !removed.contains(id)) {
         map.entry(k.as_bytes().to_vec()).or_insert((k, id));
     }
-    for (k, id) in names {
+    for (k, id) in names.filter(|(_, id)| !removed.contains(id)) {
         let key = normalize_name(&k);
         if key.is_empty() {
             continue;
@@ -136,7 +122,8 @@ pub fn compile_dataset(
 
     // ----- moves -----
     let move_order: Vec<&str> = base.moves.iter().map(|m| m.id).collect();
-    let move_ids = ordered_ids(mreg, &move_order, problems);
+    let move_ids = ordered_ids(mreg, &move_order);
+    let mut removed_moves: BTreeSet<u16> = BTreeSet::new();
     let effects: BTreeMap<String, MoveEffect> = base
         .moves
         .iter()
@@ -146,13 +133,23 @@ pub fn compile_dataset(
     let mut move_index: BTreeMap<&str, MoveId> = BTreeMap::new();
     for (i, id) in move_ids.iter().enumerate() {
         let num = (i + 1) as u16;
-        move_index.insert(id, MoveId(num));
         let base_rec = base.moves.get(i).filter(|m| m.id == *id);
-        if let (Some(b), false) = (base_rec, mreg.is_touched(id)) {
-            moves.push(*b);
-            continue;
-        }
-        let Some(rec) = mreg.get(id) else { continue };
+        let rec = match (base_rec, mreg.get(id)) {
+            (Some(b), _) if !mreg.is_touched(id) => {
+                move_index.insert(id, MoveId(num));
+                moves.push(*b);
+                continue;
+            }
+            // Removed: the number stays taken, no name reaches it.
+            (Some(b), None) => {
+                removed_moves.insert(num);
+                moves.push(*b);
+                continue;
+            }
+            (_, Some(rec)) => rec,
+            (None, None) => continue,
+        };
+        move_index.insert(id, MoveId(num));
         let effect = match text(rec, "effect") {
             Some(e) => effects.get(e).copied().unwrap_or_else(|| {
                 problems.blame(
@@ -205,16 +202,27 @@ pub fn compile_dataset(
 
     // ----- pokemon -----
     let species_order: Vec<&str> = base.species.iter().map(|s| s.id).collect();
-    let species_ids = ordered_ids(preg, &species_order, problems);
+    let species_ids = ordered_ids(preg, &species_order);
+    let mut removed_species: BTreeSet<u16> = BTreeSet::new();
     let mut species = Vec::with_capacity(species_ids.len());
     for (i, id) in species_ids.iter().enumerate() {
         let base_rec = base.species.get(i).filter(|s| s.id == *id);
-        // An untouched base species is the embedded record (its move ids keep their numbers).
-        if let (Some(b), false) = (base_rec, preg.is_touched(id)) {
-            species.push(*b);
-            continue;
-        }
-        let Some(rec) = preg.get(id) else { continue };
+        let rec = match (base_rec, preg.get(id)) {
+            // An untouched base species is the embedded record (its move ids keep their
+            // numbers).
+            (Some(b), _) if !preg.is_touched(id) => {
+                species.push(*b);
+                continue;
+            }
+            // Removed: the dex number stays taken, no name reaches it.
+            (Some(b), None) => {
+                removed_species.insert(i as u16);
+                species.push(*b);
+                continue;
+            }
+            (_, Some(rec)) => rec,
+            (None, None) => continue,
+        };
         let stats = rec.get("baseStats");
         let stat = |k: &str| {
             stats
@@ -350,7 +358,7 @@ pub fn compile_dataset(
 
     // ----- items -----
     let item_order: Vec<&str> = base.items.iter().map(|i| i.id).collect();
-    let item_ids = ordered_ids(ireg, &item_order, problems);
+    let item_ids = ordered_ids(ireg, &item_order);
     let mut used = [false; 256];
     used[0] = true;
     for it in base.items {
@@ -430,18 +438,28 @@ pub fn compile_dataset(
             .iter()
             .enumerate()
             .flat_map(|(i, s)| [(s.id.to_owned(), i as u16), (s.name.to_owned(), i as u16)]),
+        &removed_species,
     );
     let move_names = name_index(
         base_move_names,
         moves
             .iter()
             .flat_map(|m| [(m.id.to_owned(), m.num), (m.name.to_owned(), m.num)]),
+        &removed_moves,
     );
+    // A removed item is not in `items`; its base names must not reach its number either.
+    let removed_items: BTreeSet<u16> = base
+        .items
+        .iter()
+        .filter(|it| !ireg.contains(it.id))
+        .map(|it| it.num)
+        .collect();
     let item_names = name_index(
         base_item_names,
         items
             .iter()
             .flat_map(|it| [(it.id.to_owned(), it.num), (it.name.to_owned(), it.num)]),
+        &removed_items,
     );
     Dataset::leak_from(DatasetParts {
         generation: base.generation,

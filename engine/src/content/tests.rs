@@ -19,6 +19,11 @@ fn base_records_are_lazy_and_match_the_embedded_data() {
         Some(&Value::Int(90))
     );
     assert!(c.registry("pokemon").unwrap().base_built());
+    assert_eq!(
+        c.registry("pokemon").unwrap().base_records_built(),
+        1,
+        "one read builds one record"
+    );
     assert!(!c.registry("moves").unwrap().base_built());
     assert_eq!(c.registry("pokemon").unwrap().len(), 151);
     assert_eq!(c.registry("moves").unwrap().len(), 165);
@@ -129,4 +134,113 @@ fn dangling_references_are_blamed_on_their_writer() {
     );
     assert_eq!(err[1].owner, "worse");
     assert!(err[1].message.contains("blocks for a"), "{}", err[1]);
+}
+
+#[test]
+fn per_record_base_matches_the_hydrated_dataset_records() {
+    use crate::datasets::hydrate::embedded_records;
+    for (v, api) in [
+        (
+            GameVersion::Red,
+            pallet_api::catalog::common::GameVersion::Red,
+        ),
+        (
+            GameVersion::Yellow,
+            pallet_api::catalog::common::GameVersion::Yellow,
+        ),
+    ] {
+        for r in ["pokemon", "moves", "items", "type_chart"] {
+            let hydrated = embedded_records(api, r).unwrap().unwrap();
+            assert_eq!(base_records(v, r), hydrated, "{r} of {v:?}");
+        }
+    }
+    // `ids`, `len` and `has` build no record.
+    let c = content_for(GameVersion::Red);
+    let maps = c.registry("maps").unwrap();
+    assert!(maps.len() >= 6 && maps.contains("PALLET_TOWN"));
+    assert_eq!(maps.base_records_built(), 0);
+}
+
+#[test]
+fn a_removed_base_move_keeps_its_number_and_loses_its_name() {
+    let mut c = content_for(GameVersion::Red);
+    c.apply("moves", "m", OpKind::Remove, "GUST", Value::Nil, true)
+        .unwrap();
+    let problems = compile(GameVersion::Red, &c).unwrap_err();
+    let mine: Vec<_> = problems.iter().filter(|p| p.owner == "m").collect();
+    assert!(!mine.is_empty());
+    assert!(mine.iter().all(|p| p
+        .message
+        .starts_with("moves:remove(GUST): still referenced by pokemon.")));
+    // With its learners patched, the move is gone and the numbering holds.
+    let gust = Value::from("GUST");
+    let ids: Vec<String> = c
+        .registry("pokemon")
+        .unwrap()
+        .ids()
+        .map(str::to_owned)
+        .collect();
+    for id in ids {
+        let rec = c.get("pokemon", &id).unwrap().clone();
+        let keep = |key: &str, f: &dyn Fn(&Value) -> bool| -> Vec<Value> {
+            let list = rec.get(key).and_then(Value::as_list).unwrap_or(&[]);
+            list.iter().filter(|v| f(v)).cloned().collect()
+        };
+        let learnset = keep("learnset", &|row| row.get("move") != Some(&gust));
+        let start = keep("startMoves", &|m| *m != gust);
+        patch(
+            &mut c,
+            "pokemon",
+            &id,
+            Value::map([
+                ("learnset", Value::List(learnset)),
+                ("startMoves", Value::List(start)),
+            ]),
+        );
+    }
+    let g = match compile(GameVersion::Red, &c) {
+        Ok(g) => g,
+        Err(p) => panic!("{p:?}"),
+    };
+    let d = g.data;
+    assert!(d.move_by_name("GUST").is_none());
+    let sand = d.move_by_name("SAND_ATTACK").unwrap();
+    assert_eq!(sand, gen1().move_by_name("SAND_ATTACK").unwrap());
+    assert_eq!(d.moves.len(), gen1().moves.len());
+}
+
+#[test]
+fn last_map_warps_stay_symbolic_and_need_a_way_in() {
+    let house = Value::map([
+        ("tileset", Value::from("house")),
+        ("width", Value::Int(4)),
+        ("height", Value::Int(4)),
+        (
+            "blocks",
+            Value::List(
+                [1, 1, 1, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 3, 0, 1]
+                    .into_iter()
+                    .map(Value::Int)
+                    .collect(),
+            ),
+        ),
+        (
+            "warps",
+            Value::List(vec![Value::map([
+                ("x", Value::Int(2)),
+                ("y", Value::Int(7)),
+                ("to", Value::from("LAST_MAP")),
+            ])]),
+        ),
+    ]);
+    let mut c = content_for(GameVersion::Red);
+    c.apply("maps", "m", OpKind::Register, "SHED", house, true)
+        .unwrap();
+    let problems = compile(GameVersion::Red, &c).unwrap_err();
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.message.contains("LAST_MAP: no map has a warp into SHED")),
+        "{problems:?}"
+    );
 }

@@ -327,6 +327,16 @@ impl MapDef {
         tilesets: &TilesetTable,
     ) -> Result<(), String> {
         for w in &self.warps {
+            if w.to == super::last_map::LAST_MAP {
+                // Decided at run time; the fallback (a map warping here) must exist.
+                if super::last_map::fallback(maps.values(), &self.id).is_none() {
+                    return Err(format!(
+                        "map {}: warp at ({}, {}) leads to LAST_MAP, but no map has a warp into {}",
+                        self.id, w.x, w.y, self.id
+                    ));
+                }
+                continue;
+            }
             let target = maps.get(&w.to).ok_or_else(|| {
                 format!(
                     "map {}: warp at ({}, {}) leads to unknown map {}",

@@ -11,6 +11,7 @@
 //! | [`active_map`] | the runtime copy of the active map (block storage + layered accessor) |
 //! | [`block_read`] | `active_block_at` (RFC 0013) and its failure reasons |
 //! | [`encounters`] | Gen 1 grass encounter roll (rate byte, ten weighted slots) |
+//! | [`last_map`] | `LAST_MAP` warps: back to the outdoor map the player came from, recorded at run time in the save |
 //! | [`script`] | script rows and the runner's per-row state |
 //! | [`map_scripts`] | per-map handler registry (`onEnter`, talk), priority order |
 //! | [`base_scripts`] | the engine's base contributions (Vermilion Dock, the captain, …) |
@@ -23,6 +24,7 @@ pub mod active_map;
 pub mod base_scripts;
 pub mod block_read;
 pub mod encounters;
+pub mod last_map;
 pub mod map;
 pub mod map_scripts;
 pub mod overworld;

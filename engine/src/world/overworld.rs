@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use super::active_map::ActiveMap;
 use super::block_read::{self, BlockReadError};
 use super::encounters::WildEncounter;
+use super::last_map;
 use super::map_scripts::{Handler, MapScriptRegistry};
 use super::presentation::{FeedRow, PresentationRow, TextRef};
 use super::script::{Runner, Script};
@@ -85,6 +86,8 @@ pub struct WorldCtx<'a> {
     pub feed: &'a mut Vec<FeedRow>,
     /// The game tick being simulated (stamped on presentation rows).
     pub tick: u64,
+    /// Where a `LAST_MAP` warp returns to (the save's `lastOutdoor`; see [`super::last_map`]).
+    pub last_outdoor: &'a mut Option<crate::save::OutdoorPoint>,
 }
 
 impl WorldCtx<'_> {
@@ -658,7 +661,24 @@ impl Overworld {
     /// Take a map warp: `warp.destination` may reroute it; a bad destination is reported and
     /// the player stays.
     fn take_map_warp(&mut self, w: &super::map::WarpDef, ctx: &mut WorldCtx<'_>) {
+        let resolved;
+        let w = if w.to == last_map::LAST_MAP {
+            let here = self.map.id();
+            match last_map::resolve(&self.maps, here, w, ctx.last_outdoor.as_ref()) {
+                Some(r) => {
+                    resolved = r;
+                    &resolved
+                }
+                None => {
+                    self.diagnostic(format!("warp: LAST_MAP: no map to return to from {here}"));
+                    return;
+                }
+            }
+        } else {
+            w
+        };
         let (map, x, y) = sites::warp_destination(ctx.rt, w);
+        last_map::record(&self.maps, self.map.def(), w, &map, ctx.last_outdoor);
         if let Err(e) = self.start_warp(&map, x, y, w.facing, ctx) {
             self.diagnostic(format!("warp: {e}"));
         }

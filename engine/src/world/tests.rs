@@ -26,6 +26,7 @@ struct H {
     feed: Vec<FeedRow>,
     tick: u64,
     version: GameVersion,
+    last_outdoor: Option<crate::save::OutdoorPoint>,
 }
 
 impl H {
@@ -42,6 +43,7 @@ impl H {
         let mut flags: BTreeSet<String> = flags.iter().map(|s| s.to_string()).collect();
         let mut rng = Rng::new(1);
         let mut feed = Vec::new();
+        let mut last_outdoor = None;
         let scripts = Rc::new(base_scripts::base_registry());
         let ow = {
             let mut ctx = WorldCtx {
@@ -52,6 +54,7 @@ impl H {
                 data: crate::data::gen1(),
                 feed: &mut feed,
                 tick: 0,
+                last_outdoor: &mut last_outdoor,
             };
             Overworld::new(maps, scripts, &WarpTarget::new(map, x, y, facing), &mut ctx).unwrap()
         };
@@ -63,6 +66,7 @@ impl H {
             feed,
             tick: 0,
             version,
+            last_outdoor,
         }
     }
 
@@ -87,6 +91,7 @@ impl H {
             data: crate::data::gen1(),
             feed: &mut self.feed,
             tick: self.tick,
+            last_outdoor: &mut self.last_outdoor,
         };
         f(&mut self.ow, &mut ctx)
     }

@@ -193,6 +193,10 @@ pub fn register(engine: &mut Engine) {
             content_result(c.0.remove(registry, id))
         },
     );
+    // `content.DELETE`: the patch sentinel that unsets a key (Lua's `mod.DELETE`).
+    engine.register_get("DELETE", |_: &mut ContentHandle| {
+        to_dynamic(&pallet_api::content::merge::delete())
+    });
     engine.register_fn("get", |c: &mut ContentHandle, registry: &str, id: &str| {
         c.0.get(registry, id)
             .map_or(Dynamic::UNIT, |v| to_dynamic(&v))
