@@ -149,10 +149,10 @@ fn manifest_findings_show_the_manifest_line_and_a_did_you_mean() {
     let t = out(&o);
     assert_eq!(o.status.code(), Some(1), "{t}");
     assert!(
-        t.contains("trailing comma") && t.contains("manifest.json:4:1"),
+        t.contains("trailing comma") && t.contains("manifest.json:3:1"),
         "{t}"
     );
-    assert!(t.contains("4 | }"), "the excerpt shows the line: {t}");
+    assert!(t.contains("3 | }"), "the excerpt shows the line: {t}");
     let _ = std::fs::remove_dir_all(&root);
 }
 
