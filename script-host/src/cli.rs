@@ -29,6 +29,10 @@ pub enum Command {
     Checkpoint(crate::cmd_checkpoint::CheckpointArgs),
     /// The game in a terminal, with mods loaded (arrows walk, Enter = A, Backspace = B).
     Play(crate::cmd_play::PlayArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) on stdout.
+    Completions(crate::cmd_shell::CompletionsArgs),
+    /// Print the man page (roff) on stdout, or write one page per command with `--out DIR`.
+    Man(crate::cmd_shell::ManArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -140,5 +144,7 @@ pub fn main() -> i32 {
         Command::Calc(a) => crate::cmd_calc::run(a),
         Command::Checkpoint(a) => crate::cmd_checkpoint::run(a),
         Command::Play(a) => crate::cmd_play::run(a),
+        Command::Completions(a) => crate::cmd_shell::completions(a),
+        Command::Man(a) => crate::cmd_shell::man(a),
     }
 }

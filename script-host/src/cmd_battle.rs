@@ -6,7 +6,7 @@
 //! checksum is a wrapping sum over battles of a hash of (index, final battle RNG state, final
 //! choice RNG state) — order-independent, so per-thread partial sums combine exactly.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -316,32 +316,6 @@ pub fn run_batch(data: &'static Dataset, batch: Batch, progress: &AtomicU64) -> 
     total
 }
 
-/// Draws a progress bar on stderr while `done < total` (terminal only).
-struct Progress {
-    total: u64,
-}
-
-impl Progress {
-    fn draw(&self, done: u64) {
-        const WIDTH: u64 = 30;
-        let filled = (done.min(self.total) * WIDTH)
-            .checked_div(self.total)
-            .unwrap_or(WIDTH);
-        let bar: String = (0..WIDTH)
-            .map(|i| if i < filled { '#' } else { '-' })
-            .collect();
-        let mut err = std::io::stderr().lock();
-        let _ = write!(err, "\r[{bar}] {done}/{} battles", self.total);
-        let _ = err.flush();
-    }
-
-    fn clear(&self) {
-        let mut err = std::io::stderr().lock();
-        let _ = write!(err, "\r{:60}\r", "");
-        let _ = err.flush();
-    }
-}
-
 /// Entry point; returns the exit code.
 pub fn run(args: BattleArgs) -> i32 {
     let data = data::gen1();
@@ -418,12 +392,12 @@ fn run_threads(
     std::thread::scope(|scope| {
         let worker = scope.spawn(|| run_batch(data, batch, progress));
         if show {
-            let bar = Progress { total: count };
+            let bar = crate::progress::bar(count, "battles");
             while !worker.is_finished() {
-                bar.draw(progress.load(Ordering::Relaxed));
+                bar.set_position(progress.load(Ordering::Relaxed));
                 std::thread::sleep(Duration::from_millis(100));
             }
-            bar.clear();
+            bar.finish_and_clear();
         }
         worker.join()
     })

@@ -46,8 +46,12 @@ pub fn run(args: ModsArgs) -> i32 {
         ModsCommand::Check { dirs, .. } => check(dirs),
         ModsCommand::Defs { out_dir } => defs(out_dir),
     };
-    print!("{out}");
-    eprint!("{err}");
+    let json = matches!(args.command, ModsCommand::Check { json: true, .. });
+    print!(
+        "{}",
+        crate::style::paint(&out, !json && crate::style::stdout())
+    );
+    eprint!("{}", crate::style::paint(&err, crate::style::stderr()));
     if let ModsCommand::Check {
         cache: Some(root),
         json: false,

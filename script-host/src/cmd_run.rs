@@ -313,17 +313,19 @@ impl Player {
 
     fn tick(&mut self, input: Input) {
         self.game.step(input);
-        // Mod log lines join the transcript at the tick they happen, after the rows before them.
-        if let Some(mods) = &self.mods {
-            let lines = mods.drain_lines();
-            if !lines.is_empty() {
-                let rows = self.game.drain_feed();
-                format_rows(&self.game, &rows, &mut self.out);
-                for line in lines {
-                    let _ = writeln!(self.out, "{line}");
-                }
-            }
-        }
+        interleave(&mut self.game, self.mods.as_ref(), &mut self.out);
+    }
+
+    /// A scenario battle command, with the mods' log lines put in at each tick and choice.
+    fn battle(&mut self, c: &crate::scenario_battle::BattleCmd) -> Result<(), String> {
+        let (mods, out) = (self.mods.as_ref(), &mut self.out);
+        crate::scenario_battle::run(&mut self.game, c, &mut |g| interleave(g, mods, out))
+    }
+
+    /// Flee a wild battle that interrupted a walk, log lines at each choice.
+    fn flee(&mut self) -> Result<(), String> {
+        let (mods, out) = (self.mods.as_ref(), &mut self.out);
+        crate::scenario_battle::flee(&mut self.game, &mut |g| interleave(g, mods, out))
     }
 
     /// Step with no input until idle or a text box shows.
@@ -350,7 +352,7 @@ impl Player {
     fn walk(&mut self, d: Direction, n: u32) -> Result<(), String> {
         let input = Input::from_direction(d);
         for i in 0..n {
-            crate::scenario_battle::flee(&mut self.game)?;
+            self.flee()?;
             self.settle()?;
             if self.game.busy().is_some() {
                 return Err(format!(
@@ -471,16 +473,16 @@ impl Player {
             }
             Cmd::Walk(d, n) => {
                 self.walk(*d, *n)?;
-                crate::scenario_battle::flee(&mut self.game)?;
+                self.flee()?;
             }
             Cmd::Battle(c) if crate::scenario_battle::is_expectation(c) => {
-                let outcome = crate::scenario_battle::run(&mut self.game, c);
+                let outcome = self.battle(c);
                 self.expectation(outcome)?;
             }
             Cmd::Battle(c @ crate::scenario_battle::BattleCmd::Seek(..)) if !self.strict => {
                 // Encounters are the game's to give: a mod may thin them to none. Report it
                 // like a changed expectation and go on with the next section.
-                if let Err(e) = crate::scenario_battle::run(&mut self.game, c) {
+                if let Err(e) = self.battle(c) {
                     if !crate::scenario_battle::in_battle(&self.game) {
                         self.expectation(Err(format!("{e}; the rest of this section is skipped")))?;
                         self.skip_section = true;
@@ -489,7 +491,7 @@ impl Player {
                     }
                 }
             }
-            Cmd::Battle(c) => crate::scenario_battle::run(&mut self.game, c)?,
+            Cmd::Battle(c) => self.battle(c)?,
             Cmd::Press(input, n) => {
                 // Bounded like every command: a huge count is the tick limit, not a hang.
                 if *n as usize > MAX_COMMAND_TICKS {
@@ -577,6 +579,21 @@ impl Player {
         if let Some(mods) = &self.mods {
             for line in mods.drain_lines() {
                 let _ = writeln!(self.out, "{line}");
+            }
+        }
+    }
+}
+
+/// Mod log lines join the transcript at the tick they happen, after the game's rows before
+/// them (nothing is drained when no mod wrote a line).
+fn interleave(game: &mut Game, mods: Option<&crate::host::ModSession>, out: &mut String) {
+    if let Some(mods) = mods {
+        let lines = mods.drain_lines();
+        if !lines.is_empty() {
+            let rows = game.drain_feed();
+            format_rows(game, &rows, out);
+            for line in lines {
+                let _ = writeln!(out, "{line}");
             }
         }
     }
@@ -821,8 +838,12 @@ pub fn play_opts(o: &PlayOptions<'_>) -> Result<RunOutcome, RunFailure> {
         p.mods = Some(s);
     }
     p.flush();
+    // A bar on stderr while the scenario plays (terminal only; the transcript prints after).
+    let bar = crate::progress::bar(lines.len() as u64, "scenario lines");
     for line in &lines {
+        bar.inc(1);
         if let Err(e) = p.run_line(line.number, &line.cmd) {
+            bar.finish_and_clear();
             p.flush();
             let hint = crate::host::suggest::data_hint(&e);
             return Err(fail(
@@ -831,6 +852,7 @@ pub fn play_opts(o: &PlayOptions<'_>) -> Result<RunOutcome, RunFailure> {
             ));
         }
     }
+    bar.finish_and_clear();
     p.flush();
     if let Some(mods) = &p.mods {
         for line in mods.repeat_lines() {
@@ -993,17 +1015,21 @@ pub fn run(opts: &RunOptions) -> i32 {
                     crate::run_json::outcome_json(opts, &outcome, saved.as_deref())
                 );
             } else {
-                print!("{}", outcome.transcript);
+                print!(
+                    "{}",
+                    crate::style::paint(&outcome.transcript, crate::style::stdout())
+                );
                 if let Some(path) = &saved {
                     println!("save written: {path}");
                 }
             }
             if !outcome.failed_mods.is_empty() {
-                eprintln!(
-                    "pallet run: {} mod(s) failed to load: {} (reasons above)",
+                let line = format!(
+                    "pallet run: {} mod(s) failed to load: {} (reasons above)\n",
                     outcome.failed_mods.len(),
                     outcome.failed_mods.join(", ")
                 );
+                eprint!("{}", crate::style::paint(&line, crate::style::stderr()));
             }
             code
         }
@@ -1011,9 +1037,13 @@ pub fn run(opts: &RunOptions) -> i32 {
             if opts.json {
                 println!("{}", crate::run_json::failure_json(opts, &f));
             } else {
-                print!("{}", f.transcript);
+                print!(
+                    "{}",
+                    crate::style::paint(&f.transcript, crate::style::stdout())
+                );
             }
-            eprintln!("pallet run: {}", f.message);
+            let line = format!("pallet run: {}\n", f.message);
+            eprint!("{}", crate::style::paint(&line, crate::style::stderr()));
             if f.usage {
                 2
             } else {

@@ -110,8 +110,14 @@ pub fn parse(w: &[&str]) -> Option<Result<BattleCmd, String>> {
     Some(r)
 }
 
-fn choose(game: &mut Game, action: Action) -> Result<(), String> {
-    game.battle_choose(action).map_err(|e| e.to_string())
+/// Called after every tick and battle choice a command makes, so the caller can put the mods'
+/// log lines into the transcript at the tick they happen.
+pub type After<'a> = &'a mut dyn FnMut(&mut Game);
+
+fn choose(game: &mut Game, action: Action, after: After) -> Result<(), String> {
+    let r = game.battle_choose(action).map_err(|e| e.to_string());
+    after(game);
+    r
 }
 
 pub fn in_battle(game: &Game) -> bool {
@@ -119,20 +125,23 @@ pub fn in_battle(game: &Game) -> bool {
 }
 
 /// Ticks with no input until the world is idle or a text box or battle is up.
-fn settle(game: &mut Game) -> Result<(), String> {
+fn settle(game: &mut Game, after: After) -> Result<(), String> {
     for _ in 0..20_000 {
         match game.busy() {
             None => return Ok(()),
             Some(b) if b.as_str() == "screen_busy" => return Ok(()),
-            Some(_) => game.step(Input::None),
+            Some(_) => {
+                game.step(Input::None);
+                after(game);
+            }
         }
     }
     Err("the world stayed busy".into())
 }
 
 /// Walk one cell `d` (turning first if needed).
-fn walk_one(game: &mut Game, d: Direction) -> Result<(), String> {
-    settle(game)?;
+fn walk_one(game: &mut Game, d: Direction, after: After) -> Result<(), String> {
+    settle(game, after)?;
     if let Some(b) = game.busy() {
         return Err(format!("cannot walk: {}", b.as_str()));
     }
@@ -142,10 +151,12 @@ fn walk_one(game: &mut Game, d: Direction) -> Result<(), String> {
     };
     if pos(game).map(|p| p.2) != Some(d) {
         game.step(Input::from_direction(d));
+        after(game);
     }
     let before = pos(game);
     game.step(Input::from_direction(d));
-    settle(game)?;
+    after(game);
+    settle(game, after)?;
     if !in_battle(game) && pos(game).map(|p| (p.0, p.1)) == before.map(|p| (p.0, p.1)) {
         return Err(format!("seek: blocked walking {d}"));
     }
@@ -154,18 +165,18 @@ fn walk_one(game: &mut Game, d: Direction) -> Result<(), String> {
 
 /// Walk back and forth (`d`, then the opposite way) until a wild battle starts, answer it
 /// with `choice`, then walk back to the starting cell.
-fn seek(game: &mut Game, d: Direction, choice: &BattleCmd) -> Result<(), String> {
+fn seek(game: &mut Game, d: Direction, choice: &BattleCmd, after: After) -> Result<(), String> {
     for i in 0..400 {
         let dir = if i % 2 == 0 { d } else { d.opposite() };
-        walk_one(game, dir)?;
+        walk_one(game, dir, after)?;
         if in_battle(game) {
-            run(game, choice)?;
+            run(game, choice, after)?;
             if in_battle(game) {
                 return Err("the battle is still running after the seek's choice".into());
             }
             if i % 2 == 0 {
-                walk_one(game, d.opposite())?;
-                flee(game)?;
+                walk_one(game, d.opposite(), after)?;
+                flee(game, after)?;
             }
             return Ok(());
         }
@@ -182,7 +193,13 @@ pub fn is_expectation(cmd: &BattleCmd) -> bool {
     )
 }
 
-pub fn run(game: &mut Game, cmd: &BattleCmd) -> Result<(), String> {
+pub fn run(game: &mut Game, cmd: &BattleCmd, after: After) -> Result<(), String> {
+    let r = run_cmd(game, cmd, after);
+    after(game);
+    r
+}
+
+fn run_cmd(game: &mut Game, cmd: &BattleCmd, after: After) -> Result<(), String> {
     let need_battle = |game: &Game| {
         if in_battle(game) {
             Ok(())
@@ -212,13 +229,25 @@ pub fn run(game: &mut Game, cmd: &BattleCmd) -> Result<(), String> {
                     }),
             }
         }
-        BattleCmd::Trainer(class, index) => game
-            .start_trainer_battle(class, *index)
-            .map_err(|e| e.to_string())?,
-        BattleCmd::Seek(d, choice) => seek(game, *d, choice)?,
+        BattleCmd::Trainer(class, index) => {
+            game.start_trainer_battle(class, *index).map_err(|e| {
+                // A typed class name gets a did-you-mean from the trainer table.
+                let classes = pallet_engine::game::TRAINERS.iter().map(|t| t.class);
+                let known = pallet_engine::game::TRAINERS
+                    .iter()
+                    .any(|t| t.class == class);
+                let hint = if known {
+                    String::new()
+                } else {
+                    crate::host::suggest::did_you_mean(class, classes)
+                };
+                format!("{e}{hint}")
+            })?
+        }
+        BattleCmd::Seek(d, choice) => seek(game, *d, choice, after)?,
         BattleCmd::Fight(slot) => {
             need_battle(game)?;
-            choose(game, Action::Move(slot.saturating_sub(1)))?;
+            choose(game, Action::Move(slot.saturating_sub(1)), after)?;
         }
         BattleCmd::Ball(item) => {
             need_battle(game)?;
@@ -226,15 +255,15 @@ pub fn run(game: &mut Game, cmd: &BattleCmd) -> Result<(), String> {
                 .data()
                 .item_by_name(item)
                 .ok_or_else(|| format!("unknown item {item}"))?;
-            choose(game, Action::Item(id))?;
+            choose(game, Action::Item(id), after)?;
         }
         BattleCmd::Switch(slot) => {
             need_battle(game)?;
-            choose(game, Action::Switch(slot.saturating_sub(1)))?;
+            choose(game, Action::Switch(slot.saturating_sub(1)), after)?;
         }
         BattleCmd::Run => {
             need_battle(game)?;
-            choose(game, Action::Run)?;
+            choose(game, Action::Run, after)?;
         }
         BattleCmd::Auto => {
             need_battle(game)?;
@@ -255,7 +284,7 @@ pub fn run(game: &mut Game, cmd: &BattleCmd) -> Result<(), String> {
                     })
                     .or_else(|| legal.first().copied())
                     .unwrap_or(Action::Continue);
-                choose(game, pick)?;
+                choose(game, pick, after)?;
             }
             return Err("the battle did not end".into());
         }
@@ -285,7 +314,7 @@ pub fn run(game: &mut Game, cmd: &BattleCmd) -> Result<(), String> {
 
 /// Flee a wild battle that interrupted a walk: `run` until it is over (when the active mon
 /// faints, "Use next POKéMON?" is answered NO, which also tries to run).
-pub fn flee(game: &mut Game) -> Result<(), String> {
+pub fn flee(game: &mut Game, after: After) -> Result<(), String> {
     for _ in 0..MAX_CHOICES {
         if !in_battle(game) {
             return Ok(());
@@ -296,7 +325,7 @@ pub fn flee(game: &mut Game) -> Result<(), String> {
         } else {
             legal.first().copied().unwrap_or(Action::Continue)
         };
-        choose(game, pick)?;
+        choose(game, pick, after)?;
     }
     Err("could not get away".into())
 }

@@ -93,25 +93,19 @@ pub fn check_mod(dir: &Path) -> ModReport {
                 .strip_prefix("manifest.json: ")
                 .unwrap_or(&message)
                 .to_owned();
-            report.findings.push(finding(
-                &label,
-                "manifest.json",
-                Position::NONE,
-                message,
-                &empty,
-            ));
+            report
+                .findings
+                .push(super::manifest_diag::finding(&label, &text, message));
             return report;
         }
     };
     let m = &parsed.manifest;
     report.id = Some(m.id.clone());
     for w in &parsed.warnings {
-        report.findings.push(finding(
+        report.findings.push(super::manifest_diag::finding(
             &m.id,
-            "manifest.json",
-            Position::NONE,
+            &text,
             format!("warning: {w}"),
-            &empty,
         ));
     }
     if m.entry.ends_with(".lua") {
@@ -385,6 +379,18 @@ pub fn check_paths(paths: &[PathBuf]) -> Result<Vec<ModReport>, PathBuf> {
                         || (f.line > 0 && error.contains(&format!("{}:{}:", f.file, f.line)))
                 }) {
                     continue;
+                }
+                // A manifest refusal (a missing dependency, a version range) with the manifest
+                // line it is about, when its quoted name is found there.
+                if row.host.is_none() {
+                    if let Ok(text) = std::fs::read_to_string(report.dir.join("manifest.json")) {
+                        let mut d = super::manifest_diag::finding(&id, &text, error.clone());
+                        if d.line > 0 {
+                            d.rendered = super::session::escape_text(&d.rendered);
+                            report.findings.push(d);
+                            continue;
+                        }
+                    }
                 }
                 // Entry failures name their own file (and line); the others are the manifest's.
                 let file = if row.host.is_some() {

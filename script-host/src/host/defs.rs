@@ -15,6 +15,7 @@ use std::path::Path;
 
 use pallet_api::catalog::{EVENTS, HOOKS};
 
+use super::context_shapes::{EVENT_SHAPES, HOOK_SHAPES};
 use super::suggest::{closure_signature, HANDLE_TYPES};
 
 /// The header every written file starts with.
@@ -46,7 +47,7 @@ pub const METHOD_DOCS: &[MethodDoc] = &[
     ("Log", "warn", 1, &["message"], "()", "A warning line."),
     ("Log", "error", 1, &["message"], "()", "An error line."),
     ("Save", "get", 1, &["key"], "?", "This mod's saved value at `key` (`()` when absent)."),
-    ("Save", "get", 2, &["key", "default"], "?", "This mod's saved value at `key`, else `default`."),
+    ("Save", "get", 2, &["key", "fallback"], "?", "This mod's saved value at `key`, else `fallback`."),
     ("Save", "set", 2, &["key", "value"], "()", "Store plain data at `key` in this mod's bucket of the save."),
     ("Save", "remove", 1, &["key"], "()", "Remove `key` from this mod's bucket."),
     ("Options", "define", 1, &["rows"], "()", "Define option rows `[#{ key, label, type: \"choice\"|\"toggle\"|\"number\", default, choices, min, max, step }]` (users set them with `pallet run --option MOD.KEY=VALUE`)."),
@@ -197,6 +198,37 @@ fn doc(out: &mut String, text: &str) {
     }
 }
 
+/// The context shapes of hook `name`'s parameters, by parameter name.
+fn hook_shapes(name: &str) -> BTreeMap<&'static str, &'static str> {
+    HOOK_SHAPES
+        .iter()
+        .find(|(h, _)| *h == name)
+        .map(|(_, params)| params.iter().copied().collect())
+        .unwrap_or_default()
+}
+
+/// The payload shape of event `name`.
+fn event_shape(name: &str) -> Option<&'static str> {
+    EVENT_SHAPES
+        .iter()
+        .find(|(e, _)| *e == name)
+        .map(|(_, s)| *s)
+}
+
+/// The Rhai type of a shape: `map` for `#{…}`, `array` for `[…]`, else the shape itself.
+fn shape_type(shape: &str) -> &str {
+    if shape.starts_with("#{") {
+        "map"
+    } else if shape.starts_with('[') {
+        "array"
+    } else if shape == "()" {
+        // Nil in the sample: an optional value.
+        "?"
+    } else {
+        shape
+    }
+}
+
 /// The text of each file, by file name.
 pub fn render() -> BTreeMap<String, String> {
     let mut files = BTreeMap::new();
@@ -238,27 +270,32 @@ pub fn render() -> BTreeMap<String, String> {
         let _ = writeln!(scope, "const {var}: {ty};");
     }
     files.insert("__scope__.d.rhai".to_owned(), scope);
-    // Hooks: one definition per catalog hook, the closure `hooks.wrap` takes.
+    // Hooks: one definition per catalog hook, the closure `hooks.wrap` takes, with the context
+    // shape of every parameter.
     let mut hooks = format!("{HEADER}module hooks;\n");
     for h in HOOKS {
+        let shapes = hook_shapes(h.name);
         let _ = writeln!(hooks);
-        doc(
-            &mut hooks,
-            &format!(
-                "Hook `{}`: `hooks.wrap(\"{}\", |{}| …)`.\nLua signature: {}\nParameters: next (call `next.call(…)` with the same parameters for the downstream result){}\nResult: {}",
-                h.name,
-                h.name,
-                closure_signature(h).trim_matches(|c| c == '(' || c == ')'),
-                h.signature,
+        let mut text = format!(
+            "Hook `{}`: `hooks.wrap(\"{}\", |{}| …)`.\nLua signature: {}\nParameters:\n- `next` (Fn): call `next.call({})` for the downstream result",
+            h.name,
+            h.name,
+            closure_signature(h).trim_matches(|c| c == '(' || c == ')'),
+            h.signature,
+            h.params.join(", "),
+        );
+        for p in h.params {
+            let shape = shapes.get(p).copied().unwrap_or("?");
+            let _ = write!(text, "\n- `{p}`: `{shape}`");
+        }
+        let _ = write!(text, "\nResult: {}", h.result_rule);
+        doc(&mut hooks, &text);
+        let params: Vec<String> = std::iter::once("next: Fn".to_owned())
+            .chain(
                 h.params
                     .iter()
-                    .map(|p| format!(", {p}"))
-                    .collect::<String>(),
-                h.result_rule
-            ),
-        );
-        let params: Vec<String> = std::iter::once("next: Fn".to_owned())
-            .chain(h.params.iter().map(|p| format!("{p}: ?")))
+                    .map(|p| format!("{p}: {}", shape_type(shapes.get(p).copied().unwrap_or("?")))),
+            )
             .collect();
         let _ = writeln!(
             hooks,
@@ -270,15 +307,21 @@ pub fn render() -> BTreeMap<String, String> {
     files.insert("hooks.d.rhai".to_owned(), hooks);
     let mut events = format!("{HEADER}module events;\n");
     for e in EVENTS {
+        let shape = event_shape(e.name).unwrap_or("?");
         let _ = writeln!(events);
         doc(
             &mut events,
             &format!(
-                "Event `{}`: `events.on(\"{}\", |payload| …)`; the payload is plain data (Rust type `catalog::events::{}`).",
+                "Event `{}`: `events.on(\"{}\", |payload| …)`; the payload is plain data (Rust type `catalog::events::{}`).\nPayload: `{shape}`",
                 e.name, e.name, e.type_name
             ),
         );
-        let _ = writeln!(events, "fn {}(payload: map);", e.name.replace('.', "__"));
+        let _ = writeln!(
+            events,
+            "fn {}(payload: {});",
+            e.name.replace('.', "__"),
+            shape_type(shape)
+        );
     }
     files.insert("events.d.rhai".to_owned(), events);
     files
@@ -299,62 +342,106 @@ pub fn write_defs(out_dir: &Path) -> std::io::Result<Vec<String>> {
 mod tests {
     use super::*;
 
-    /// A line of a definition file: a comment, `module NAME;`, `const NAME: TYPE;` or
-    /// `fn NAME(p: T, …) -> R;` with every parameter named.
-    fn line_parses(line: &str) -> bool {
-        let ident = |s: &str| {
-            !s.is_empty()
-                && s.chars().all(|c| c.is_alphanumeric() || c == '_')
-                && !s.starts_with(|c: char| c.is_ascii_digit())
-        };
-        let ty = |s: &str| !s.is_empty() && (ident(s) || s == "?" || s == "()");
-        let line = line.trim();
-        if line.is_empty() || line.starts_with("//") {
-            return true;
-        }
-        if let Some(m) = line
-            .strip_prefix("module ")
-            .and_then(|l| l.strip_suffix(';'))
-        {
-            return ident(m);
-        }
-        if let Some(c) = line
+    /// The types a definition may name: Rhai's own, `?` (any), the host handle types.
+    fn type_known(t: &str) -> bool {
+        matches!(
+            t,
+            "?" | "()" | "int" | "float" | "bool" | "string" | "array" | "map" | "Fn"
+        ) || is_host_type(t)
+    }
+
+    /// One declaration parsed by Rhai itself: its doc comment and `fn NAME(p: T, …) -> R;`
+    /// become a Rhai function `fn NAME(p, …) {}` (or `const NAME: T;` a constant) compiled with
+    /// `Engine::compile`; returns the compiled function's parameter names and doc comment lines.
+    fn compile_item(docs: &[&str], decl: &str) -> Result<(String, Vec<String>, usize), String> {
+        let engine = rhai::Engine::new_raw();
+        let docs = docs.join("\n");
+        if let Some(c) = decl
             .strip_prefix("const ")
             .and_then(|l| l.strip_suffix(';'))
         {
-            return c.split_once(": ").is_some_and(|(n, t)| ident(n) && ty(t));
+            let (name, ty) = c.split_once(": ").ok_or("const without a type")?;
+            if !type_known(ty) {
+                return Err(format!("unknown type {ty}"));
+            }
+            engine
+                .compile(format!("const {name} = ();"))
+                .map_err(|e| e.to_string())?;
+            return Ok((name.to_owned(), Vec::new(), docs.lines().count()));
         }
-        let Some(f) = line.strip_prefix("fn ").and_then(|l| l.strip_suffix(';')) else {
-            return false;
-        };
-        let Some((name, rest)) = f.split_once('(') else {
-            return false;
-        };
-        let Some((params, ret)) = rest.split_once(')') else {
-            return false;
-        };
-        let ret_ok = ret.is_empty() || ret.strip_prefix(" -> ").is_some_and(ty);
-        let params_ok = params.is_empty()
-            || params.split(", ").all(|p| {
-                p.split_once(": ")
-                    .is_some_and(|(n, t)| ident(n) && n != "_" && ty(t))
-            });
-        ident(name) && ret_ok && params_ok
+        let f = decl
+            .strip_prefix("fn ")
+            .and_then(|l| l.strip_suffix(';'))
+            .ok_or("not a declaration")?;
+        let (name, rest) = f.split_once('(').ok_or("no parameter list")?;
+        let (params, ret) = rest.split_once(')').ok_or("no parameter list end")?;
+        if let Some(r) = ret.strip_prefix(" -> ") {
+            if !type_known(r) {
+                return Err(format!("unknown return type {r}"));
+            }
+        } else if !ret.is_empty() {
+            return Err(format!("bad return {ret:?}"));
+        }
+        let mut names = Vec::new();
+        for p in params.split(", ").filter(|p| !p.is_empty()) {
+            let (n, t) = p.split_once(": ").ok_or(format!("untyped parameter {p}"))?;
+            if !type_known(t) {
+                return Err(format!("unknown type {t}"));
+            }
+            names.push(n);
+        }
+        let ast = engine
+            .compile(format!("{docs}\nfn {name}({}) {{}}", names.join(", ")))
+            .map_err(|e| e.to_string())?;
+        let f = ast.iter_functions().next().ok_or("no function compiled")?;
+        let params: Vec<String> = f.params.iter().map(|p| (*p).to_owned()).collect();
+        Ok((f.name.to_owned(), params, f.comments.len()))
+    }
+
+    /// Every declaration of a file compiled by Rhai: `(name, parameters)` in file order.
+    fn parse_file(name: &str, text: &str) -> Vec<(String, Vec<String>)> {
+        assert!(text.starts_with(HEADER), "{name}");
+        let mut out = Vec::new();
+        let mut docs: Vec<&str> = Vec::new();
+        for line in text.lines().skip(1) {
+            if line.starts_with("///") {
+                docs.push(line);
+                continue;
+            }
+            if line.is_empty() {
+                assert!(docs.is_empty(), "{name}: a doc comment with no item");
+                continue;
+            }
+            if let Some(m) = line.strip_prefix("module ") {
+                assert!(m.ends_with(';'), "{name}: {line}");
+                continue;
+            }
+            let (item, params, ndocs) =
+                compile_item(&docs, line).unwrap_or_else(|e| panic!("{name}: {line}: {e}"));
+            assert!(ndocs > 0, "{name}: {line} has no doc comment");
+            assert!(
+                params.iter().all(|p| p != "_"
+                    && !(p.len() > 3
+                        && p.starts_with("arg")
+                        && p[3..].chars().all(|c| c.is_ascii_digit()))),
+                "{name}: {line}"
+            );
+            out.push((item, params));
+            docs.clear();
+        }
+        out
     }
 
     #[test]
     fn definitions_name_every_method_hook_and_event_and_parse() {
         let files = render();
-        for (name, text) in &files {
-            assert!(text.starts_with(HEADER), "{name}");
-            for line in text.lines() {
-                assert!(line_parses(line), "{name}: {line:?}");
-            }
-        }
-        // Every registered handle method has named parameters and a doc (no fallback).
+        let parsed: BTreeMap<&str, Vec<(String, Vec<String>)>> = files
+            .iter()
+            .map(|(n, t)| (n.as_str(), parse_file(n, t)))
+            .collect();
+        // Every registered handle method, each overload, with named parameters and a doc.
         let api = &files["__static__.d.rhai"];
         assert!(!api.contains("(undocumented)"), "{api}");
-        assert!(!api.contains("arg1"), "{api}");
         for (ty, name, params, _) in registered_methods() {
             assert!(
                 METHOD_DOCS
@@ -363,39 +450,98 @@ mod tests {
                 "{ty}.{name}/{} has no entry in METHOD_DOCS",
                 params.len()
             );
+            let this = this_name(&ty);
+            assert!(
+                parsed["__static__.d.rhai"]
+                    .iter()
+                    .any(|(n, p)| *n == name && p.len() == params.len() + 1 && p[0] == this),
+                "{ty}.{name}/{} is not defined",
+                params.len()
+            );
         }
         assert!(
             api.contains("fn wrap(hooks: Hooks, name: string, link: Fn) -> Fn;"),
             "{api}"
         );
-        assert!(
-            api.contains(
-                "fn active_block_at(world: World, map_id: ?, block_x: ?, block_y: ?) -> int;"
-            ),
-            "{api}"
+        // Every catalog hook with `next` and its parameters named, and every parameter's
+        // context shape; every event with its payload shape.
+        assert_eq!(
+            HOOK_SHAPES.len(),
+            HOOKS.len(),
+            "context_shapes.rs: re-bless"
         );
-        // Every catalog hook and event, with the closure's parameters.
         for h in HOOKS {
+            let fname = h.name.replace('.', "__");
+            let want: Vec<String> = std::iter::once("next")
+                .chain(h.params.iter().copied())
+                .map(str::to_owned)
+                .collect();
             assert!(
-                files["hooks.d.rhai"].contains(&format!("Hook `{}`", h.name)),
-                "{}",
+                parsed["hooks.d.rhai"]
+                    .iter()
+                    .any(|(n, p)| *n == fname && *p == want),
+                "{}: not defined with {want:?}",
                 h.name
             );
+            let shapes = hook_shapes(h.name);
+            for p in h.params {
+                let shape = shapes
+                    .get(p)
+                    .unwrap_or_else(|| panic!("{}: no shape of {p}", h.name));
+                assert!(
+                    files["hooks.d.rhai"].contains(&format!("/// - `{p}`: `{shape}`")),
+                    "{}.{p}",
+                    h.name
+                );
+            }
         }
-        assert!(files["hooks.d.rhai"]
-            .contains("fn map__occupancy_allowed(next: Fn, game: ?, ctx: ?) -> ?;"));
+        let hooks = &files["hooks.d.rhai"];
+        assert!(
+            hooks.contains("fn map__occupancy_allowed(next: Fn, game: map, ctx: map) -> ?;"),
+            "{hooks}"
+        );
+        assert!(hooks.contains("/// - `game`: `#{"), "{hooks}");
+        assert_eq!(
+            EVENT_SHAPES.len(),
+            EVENTS.len(),
+            "context_shapes.rs: re-bless"
+        );
         for e in EVENTS {
+            let fname = e.name.replace('.', "__");
             assert!(
-                files["events.d.rhai"].contains(&format!("Event `{}`", e.name)),
+                parsed["events.d.rhai"]
+                    .iter()
+                    .any(|(n, p)| *n == fname && *p == ["payload"]),
+                "{}",
+                e.name
+            );
+            let shape = event_shape(e.name).unwrap_or_else(|| panic!("{}: no shape", e.name));
+            assert!(
+                files["events.d.rhai"].contains(&format!("/// Payload: `{shape}`")),
                 "{}",
                 e.name
             );
         }
         for (var, _) in HANDLE_TYPES {
             assert!(
-                files["__scope__.d.rhai"].contains(&format!("const {var}: ")),
+                parsed["__scope__.d.rhai"].iter().any(|(n, _)| n == var),
                 "{var}"
             );
         }
+    }
+
+    #[test]
+    fn a_declaration_rhai_cannot_parse_is_refused() {
+        // The checker is real: a reserved word as a parameter, a duplicate parameter and an
+        // unknown type all fail.
+        for bad in [
+            "fn get(save: Save, key: string, default: ?) -> ?;",
+            "fn f(a: int, a: int);",
+            "fn f(a: Integer);",
+            "fn f(a);",
+        ] {
+            assert!(compile_item(&["/// doc"], bad).is_err(), "{bad}");
+        }
+        assert!(compile_item(&["/// doc"], "fn f(a: int, b: map) -> ?;").is_ok());
     }
 }

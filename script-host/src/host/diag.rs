@@ -237,6 +237,13 @@ fn char_offset(src: &str, line: usize, column: usize) -> usize {
 /// at least 2 when the line allows it so the excerpt always carries a `^` underline.
 fn token_len(src: &str, at: usize) -> usize {
     let rest: Vec<char> = src.chars().skip(at).take_while(|c| *c != '\n').collect();
+    // Full spans: a string literal through its closing quote (a hook or event name), a closure's
+    // parameter list `|next, ctx|` (an arity error), else the identifier.
+    if let Some(open @ ('"' | '`' | '|')) = rest.first().copied() {
+        if let Some(end) = rest.iter().skip(1).position(|c| *c == open) {
+            return end + 2;
+        }
+    }
     let word = rest
         .iter()
         .take_while(|c| c.is_alphanumeric() || **c == '_')
@@ -326,6 +333,24 @@ fn render(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn labels_span_the_whole_name_or_closure_parameter_list() {
+        // The width of the underline (`^`s, with ariadne's label stem `|` inside it).
+        let width = |text: &str| {
+            let line = text.lines().find(|l| l.contains('^')).unwrap_or("");
+            let first = line.find('^').unwrap_or(0);
+            let last = line.rfind('^').unwrap_or(0);
+            last + 1 - first
+        };
+        let src = "hooks.wrap(\"exp.gian\", |next| next.call());\n";
+        let name = render("m", "main.rhai", 1, 12, "unknown hook", Some(src));
+        assert_eq!(width(&name), "\"exp.gian\"".len(), "{name}");
+        let closure = render("m", "main.rhai", 1, 24, "arity", Some(src));
+        assert_eq!(width(&closure), "|next|".len(), "{closure}");
+        let ident = render("m", "main.rhai", 1, 7, "no method", Some(src));
+        assert_eq!(width(&ident), "wrap".len(), "{ident}");
+    }
 
     #[test]
     fn a_long_line_is_shown_as_a_window_around_the_error() {

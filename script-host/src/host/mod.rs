@@ -15,18 +15,21 @@
 //! | [`convert`] | `Value` ↔ `Dynamic` (detached copies, data only) |
 //! | [`error`] | the `#{code, message}` failure convention and host codes |
 //! | [`diag`] | diagnostics with file, line, column and a caret excerpt (ariadne) |
+//! | [`manifest_diag`] | manifest findings with an excerpt: the JSON parser's position or the quoted name's place in `manifest.json` |
 //! | [`loader`] | [`RhaiHost`]: the `ModHost` for `.rhai` entries |
 //! | [`script_rng`] | `ctx.rng.random(…)` on the engine-supplied random source of a hook context |
 //! | [`session`] | mods for `pallet run`: bundled + `--mods`, loader, transcript lines |
 //! | [`check`] | `pallet mods check`: manifest and static API findings, then the real load in a dry-run runtime |
 //! | [`suggest`] | did-you-mean for typed names (strsim) and hook closure signatures |
 //! | [`defs`] | `pallet mods defs`: `.d.rhai` definition files |
+//! | [`context_shapes`] | generated (tests/tests/defs_shapes.rs): the context shape of every hook parameter and event payload, for `defs` |
 //! | [`bundled`] | the example mods embedded in the binary |
 //! | [`trace`] | `--trace` hook tracing |
 
 pub mod budget;
 pub mod bundled;
 pub mod check;
+pub mod context_shapes;
 pub mod convert;
 pub mod defs;
 pub mod depth;
@@ -38,6 +41,7 @@ pub mod imports;
 pub mod limits;
 pub mod loader;
 pub mod map_handlers;
+pub mod manifest_diag;
 pub mod patch;
 pub mod reads;
 pub mod script_rng;
