@@ -26,9 +26,13 @@ use crate::hooks::{Hook, LinkError, LinkResult, Next};
 use crate::runtime::Runtime;
 use crate::value::{from_value, to_value, Value, ValueError};
 
+pub mod paths;
 pub mod sink;
 
-pub use sink::{to_sink, ValueBuilder, ValueSink};
+pub use paths::{Filter, ReadPaths};
+pub use sink::{
+    to_sink, to_sink_with, write_fields, Crossing, Params, ValueBuilder, ValueSink, NOT_POSITIONAL,
+};
 
 /// A hook's argument struct as the positional list a script callback receives after `next`.
 /// Implemented with [`arg_list!`](crate::arg_list) on the catalog's `…Args` structs.

@@ -215,7 +215,6 @@ fn table(
     nodes: &mut Tally,
     functions: Functions,
 ) -> Result<Value, CrossError> {
-    crate::lazy::materialize_for_host(t).map_err(|e| CrossError(crate::errors::short(&e)))?;
     let len = t.raw_len();
     let mut entries: Vec<(LuaValue, LuaValue)> = Vec::new();
     // String bytes this table's slots will copy, checked while collecting: one shared long

@@ -35,8 +35,6 @@ pub struct HostShared {
     pub clock: Cell<Clock>,
     pub seed: Cell<u64>,
     pub memory_limit: Cell<usize>,
-    /// When hook arguments reach wrappers as lazily materialized tables.
-    pub lazy_contexts: Cell<crate::lazy::LazyMode>,
     /// `mod.find`: `(version, exports)` of the Lua mods this host loaded, plus the other mods a
     /// Lua mod's manifest names as (optional) dependencies, read at its load.
     pub exports: RefCell<BTreeMap<String, (String, Value)>>,
@@ -60,8 +58,6 @@ pub struct LuaMod {
     pub rng: Rc<ModRng>,
     /// Static strings interned for the raw stack pushes ([`crate::stack`]).
     pub keys: Rc<crate::stack::KeyCache>,
-    /// The lazy-table machinery of the state ([`crate::lazy`]), when lazy contexts are on.
-    pub lazy: Option<crate::lazy::LazyRefs>,
     /// The state's own `string.format` (captured before the mod runs) for printf-style logs.
     pub format: Function,
     /// One-time warnings already given (unknown hooks, registries).
@@ -127,7 +123,6 @@ impl LuaHost {
                 clock: Cell::new(Clock::default()),
                 seed: Cell::new(0),
                 memory_limit: Cell::new(MEMORY_LIMIT),
-                lazy_contexts: Cell::new(crate::lazy::LazyMode::Adaptive),
                 exports: RefCell::new(BTreeMap::new()),
                 profile: RefCell::new(None),
                 handler_owners: RefCell::new(Vec::new()),
@@ -172,13 +167,6 @@ impl LuaHost {
     /// Bytes each mod's state may allocate (default [`MEMORY_LIMIT`]).
     pub fn set_memory_limit(&self, bytes: usize) {
         self.shared.memory_limit.set(bytes);
-    }
-
-    /// When hook arguments are lazily materialized tables, for mods loaded from now on (default
-    /// [`LazyMode::Adaptive`](crate::lazy::LazyMode); `Off` builds every argument table eagerly,
-    /// `Always` makes every struct argument lazy — the two the lazy tables are tested against).
-    pub fn set_lazy_contexts(&self, mode: crate::lazy::LazyMode) {
-        self.shared.lazy_contexts.set(mode);
     }
 
     pub fn monitor(&self) -> LuaMonitor {
@@ -234,7 +222,6 @@ impl LuaHost {
             seed: self.shared.seed.get(),
             log: ctx.log.clone(),
             memory_limit: self.shared.memory_limit.get(),
-            lazy: self.shared.lazy_contexts.get() != crate::lazy::LazyMode::Off,
         })
         .map_err(|e| format!("cannot create the Lua state: {}", short(&e)))?;
         let format: Function = sb
@@ -255,7 +242,6 @@ impl LuaHost {
             content: ctx.content.clone(),
             rng: sb.rng,
             keys: Rc::new(crate::stack::KeyCache::default()),
-            lazy: sb.lazy,
             format,
             warned: RefCell::new(BTreeSet::new()),
             instructions: sb.instructions,

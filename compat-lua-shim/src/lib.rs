@@ -2,9 +2,6 @@
 //! PUC Lua 5.1 through mlua, one state per mod — over the same hook and event buses as Rhai
 //! mods. See `README.md` for the module table and `docs/modding-lua.md` for what loads.
 
-#[macro_use]
-mod ser_macros;
-
 pub mod bit;
 pub mod charged;
 pub mod check;
@@ -16,9 +13,6 @@ pub mod errors;
 pub mod files;
 pub mod handles;
 pub mod host;
-pub mod lazy;
-#[cfg(test)]
-mod lazy_tests;
 pub mod link;
 pub mod map_handlers;
 pub mod modapi;
@@ -29,7 +23,6 @@ pub mod reads;
 pub mod sandbox;
 pub mod share;
 pub mod stack;
-mod stack_only;
 #[cfg(test)]
 mod stack_tests;
 pub mod storage;

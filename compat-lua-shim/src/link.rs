@@ -37,9 +37,6 @@
 //!   register: see [`crate::reads`]); a struct parameter that is only indexed by constant keys
 //!   is pushed with just the fields on those key paths (`ctx.user.hp`: `ctx.user` with only
 //!   its `hp`).
-//! * struct arguments with enough levels reach the wrapper as lazily materialized tables
-//!   ([`crate::lazy`]); a link whose wrapper touched one builds eagerly for [`LAZY_BACKOFF`]
-//!   calls.
 //!
 //! Everything else (table answers, `next(a, …)` arguments, listeners) goes through `Value`
 //! ([`crate::convert`]) under the hooks' own result rules.
@@ -58,7 +55,7 @@ use pallet_api::catalog::hooks;
 use pallet_api::catalog::HookInfo;
 use pallet_api::events::ListenerResult;
 use pallet_api::hooks::{Hook, LinkResult, Next};
-use pallet_api::script::{ArgList, ScriptHook, ScriptListener};
+use pallet_api::script::{ArgList, ReadPaths, ScriptHook, ScriptListener};
 use pallet_api::script_rng::ScriptRng;
 use pallet_api::{HookHandle, LinkError, Runtime, Value};
 use serde::Serialize;
@@ -195,19 +192,12 @@ struct TypedLink<H> {
     refs: LinkRefs,
     shared: Rc<LinkShared>,
     m: Rc<LuaMod>,
-    /// Lazy argument tables for this hook ([`crate::lazy::worth_it`], decided at the first call).
-    lazy: Cell<Option<bool>>,
-    /// Calls left to build eagerly: set when the wrapper touched a lazy context (a wrapper that
-    /// reads `ctx` pays the lazy machinery on top of the tables), see [`LAZY_BACKOFF`].
-    eager_left: Cell<u32>,
     /// The hook parameters the wrapper may read (bit `j` for parameter `j`, from
     /// [`crate::reads`]); an unread one is passed as `nil`, unconverted.
     params_read: u64,
     /// Parameters (by index) of which the wrapper reads only some fields by constant keys,
     /// with those key paths: only they are pushed.
-    params_only: Vec<(usize, stack::Only)>,
-    /// Every hook parameter is read (`params_read` covers them all).
-    all_read: bool,
+    params_only: Vec<(usize, ReadPaths)>,
     /// The wrapper may read its `next` (one that never does gets `nil`: no closure made).
     next_read: bool,
     /// `ctx.applyShare` of the running `battle.exp_award` call ([`crate::share`]).
@@ -244,17 +234,15 @@ where
     let n = <H::Args as ArgList>::NAMES.len();
     let params_read = reads.hook_params(n);
     let names = <H::Args as ArgList>::NAMES;
-    let params_only: Vec<(usize, stack::Only)> = (0..n)
+    let params_only: Vec<(usize, ReadPaths)> = (0..n)
         .filter_map(|j| {
             let mut paths = reads.keys(j + 1)?.clone();
             // `ctx.rng` is replaced by a userdata after the push when its marker is found
             // (`rng_marker`): never filter it, so the marker is always there.
             if H::CTX_RNG && names.get(j) == Some(&"ctx") {
-                if let Some(rng) = paths.0.get_mut("rng") {
-                    *rng = None;
-                }
+                paths.widen("rng");
             }
-            Some((j, stack::Only::from(&paths)))
+            Some((j, paths))
         })
         .collect();
     let refs = LinkRefs::new(
@@ -268,9 +256,6 @@ where
         refs,
         shared,
         m: m.clone(),
-        lazy: Cell::new(None),
-        eager_left: Cell::new(0),
-        all_read: params_only.is_empty() && (n >= 64 || params_read == (1u64 << n) - 1),
         params_read,
         params_only,
         next_read: reads.reads(0),
@@ -279,12 +264,6 @@ where
     };
     Ok(rt.wrap::<H, _>(&m.id, priority, move |next, args| link.call(next, args)))
 }
-
-/// Calls a link builds its arguments eagerly after its wrapper touched a lazy context, before
-/// it tries lazy tables again. Lazy and eager tables read the same (`lazy_tests`), so this
-/// only moves cost: a wrapper that never reads `ctx` keeps the lazy tables; one that reads it
-/// pays one lazy attempt per `LAZY_BACKOFF` calls.
-const LAZY_BACKOFF: u32 = 64;
 
 /// How a wrapper call ended.
 enum Outcome {
@@ -369,8 +348,6 @@ where
             if ffi::lua_checkstack(state, nargs.max(arity) + 8) == 0 {
                 return Outcome::Failed(mlua::Error::runtime("Lua stack overflow"));
             }
-            // base+1: a lazy argument table to look at after the call (or nil).
-            ffi::lua_pushnil(state);
             ffi::lua_rawgeti(state, ffi::LUA_REGISTRYINDEX, self.refs.handler as _);
             ffi::lua_rawgeti(state, ffi::LUA_REGISTRYINDEX, self.refs.func as _);
             if self.next_read {
@@ -378,19 +355,11 @@ where
             } else {
                 ffi::lua_pushnil(state);
             }
-            if let Err(e) = self.push_args(raw, state, base + 4, args) {
+            if let Err(e) = self.push_args(raw, state, base + 3, args) {
                 return Outcome::Failed(e);
             }
         }
-        let status = ffi::lua_pcall(state, nargs, arity, base + 2);
-        if ffi::lua_type(state, base + 1) == ffi::LUA_TTABLE {
-            if ffi::lua_getmetatable(state, base + 1) == 0 {
-                // The wrapper touched its lazy context: build eagerly for a while.
-                self.eager_left.set(LAZY_BACKOFF);
-            } else {
-                ffi::lua_settop(state, -2);
-            }
-        }
+        let status = ffi::lua_pcall(state, nargs, arity, base + 1);
         if status != 0 {
             return Outcome::Failed(pop_error(raw, state, status));
         }
@@ -425,59 +394,15 @@ where
     ) -> mlua::Result<()> {
         let m = &*self.m;
         let names = <H::Args as ArgList>::NAMES;
-        let always = m.host.lazy_contexts.get() == crate::lazy::LazyMode::Always;
-        let lazy = m.lazy.filter(|_| {
-            if H::CTX_RNG || !self.all_read || has_apply_share::<H>() {
-                return false;
-            }
-            if always {
-                return true;
-            }
-            let worth_it = match self.lazy.get() {
-                Some(on) => on,
-                None => {
-                    let on = crate::lazy::worth_it::<H>(args);
-                    self.lazy.set(Some(on));
-                    on
-                }
-            };
-            let left = self.eager_left.get();
-            if worth_it && left > 0 {
-                self.eager_left.set(left - 1);
-            }
-            worth_it && left == 0
-        });
-        let pushed = match lazy {
-            Some(refs) => {
-                let ok = crate::lazy::push_args(state, refs, &m.keys, &m.host, &m.lua, names, args)
-                    .is_ok();
-                if ok {
-                    // Keep the first lazy argument at `next_index - 3` to see whether the
-                    // wrapper touches it.
-                    for i in 1..=names.len() as c_int {
-                        let index = next_index + i;
-                        if ffi::lua_type(state, index) == ffi::LUA_TTABLE
-                            && ffi::lua_getmetatable(state, index) != 0
-                        {
-                            ffi::lua_settop(state, -2);
-                            ffi::lua_pushvalue(state, index);
-                            ffi::lua_replace(state, next_index - 3);
-                            break;
-                        }
-                    }
-                }
-                ok
-            }
-            None => stack::push_fields(
-                state,
-                &m.keys,
-                names,
-                self.params_read,
-                &self.params_only,
-                args,
-            )
-            .is_ok(),
-        };
+        let pushed = stack::push_fields(
+            state,
+            &m.keys,
+            names,
+            self.params_read,
+            &self.params_only,
+            args,
+        )
+        .is_ok();
         if !pushed {
             // Not positional as serialized (or not data): the `Value` path, which also names
             // what failed.

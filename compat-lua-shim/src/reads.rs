@@ -14,9 +14,9 @@
 //!
 //! A parameter whose register is read *only* by `GETTABLE` with a constant key (`ctx.user`)
 //! never escapes: it is not passed, returned, stored, captured, iterated or compared. Such a
-//! parameter is pushed with only the fields named by those keys ([`crate::stack_only`]).
+//! parameter is pushed with only the fields named by those keys ([`crate::stack::push_fields`]).
 //!
-//! **Paths one level deeper and more** ([`KeyPaths`]). Lua 5.1 compiles `ctx.user.hp` to
+//! **Paths one level deeper and more** ([`ReadPaths`], the api's one read-path type). Lua 5.1 compiles `ctx.user.hp` to
 //! `GETTABLE A ctx K("user")` immediately followed by `GETTABLE A A K("hp")`: the temporary
 //! `A` is both read and overwritten by the second instruction. So a keyed read of a parameter
 //! whose next instruction is such a `GETTABLE A A K` with a constant *string* key reads the
@@ -40,8 +40,7 @@
 //!    metatable, so no `__index` function could receive the filtered table. A value of any other
 //!    type (string, number, boolean, nil) is pushed identically filtered or not — filtering only
 //!    drops fields of structs — so its metatable (the shared string one) sees the same value.
-//!    Lazy context tables, which do have metatables, are another path: the link never filters
-//!    them. The one table the link replaces after the push, `ctx.rng` of hooks with
+//!    The one table the link replaces after the push, `ctx.rng` of hooks with
 //!    `CTX_RNG` (a marker turned into a userdata), is always pushed whole
 //!    (`crate::link`), so the marker is there to be found.
 //! 3. *Nothing else can look at the register in between.* The only code that may run between
@@ -61,11 +60,11 @@
 //! `load` of binary chunks and `newproxy` are removed (`crate::sandbox`). So a parameter whose
 //! register no instruction reads is unobservable, and the link pushes `nil` in its place.
 
-use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
 use std::os::raw::{c_int, c_void};
 
 use mlua::{ffi, Function, Lua};
+use pallet_api::script::ReadPaths;
 
 use crate::sandbox::Unlimited;
 
@@ -78,39 +77,7 @@ pub struct Reads {
     /// Registers (below 63) not in `full` that are only ever indexed with constant keys
     /// (`r.key`, `GETTABLE` with a constant operand), with the string-key paths read through
     /// them: a table in such a register never escapes, so only these fields of it can be seen.
-    pub keyed: BTreeMap<usize, KeyPaths>,
-}
-
-/// The constant string keys a table that never escapes is read by, as a trie: each key maps
-/// to `None` when the field is read whole, or to the paths read below it (`ctx.user.hp` gives
-/// `user → hp → None`). An empty trie reads no field (`ctx[1]`: a number key names none).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct KeyPaths(pub BTreeMap<String, Option<KeyPaths>>);
-
-impl KeyPaths {
-    /// Record a read of the path `keys` (outermost first): the last key is read whole, and a
-    /// field read whole stays whole.
-    pub fn insert(&mut self, keys: &[String]) {
-        let Some((first, rest)) = keys.split_first() else {
-            return;
-        };
-        if rest.is_empty() {
-            self.0.insert(first.clone(), None);
-            return;
-        }
-        match self.0.entry(first.clone()) {
-            Entry::Vacant(v) => {
-                let mut sub = KeyPaths::default();
-                sub.insert(rest);
-                v.insert(Some(sub));
-            }
-            Entry::Occupied(mut o) => {
-                if let Some(sub) = o.get_mut() {
-                    sub.insert(rest);
-                }
-            }
-        }
-    }
+    pub keyed: BTreeMap<usize, ReadPaths>,
 }
 
 impl Reads {
@@ -126,7 +93,7 @@ impl Reads {
     }
 
     /// The constant-key paths register `r` is read through, when that is all that reads it.
-    pub fn keys(&self, r: usize) -> Option<&KeyPaths> {
+    pub fn keys(&self, r: usize) -> Option<&ReadPaths> {
         if self.full & bit(r) != 0 {
             return None;
         }
@@ -333,7 +300,7 @@ fn scan_checked(chunk: &[u8]) -> Option<Reads> {
         full |= !declared;
     }
     // The constants (after the code): the names of the constant keys.
-    let mut keyed: BTreeMap<usize, KeyPaths> = BTreeMap::new();
+    let mut keyed: BTreeMap<usize, ReadPaths> = BTreeMap::new();
     if !gets.is_empty() {
         let n = usize::try_from(r.int()?).ok()?;
         let mut constants = Vec::with_capacity(n.min(1 << 16));
@@ -359,7 +326,9 @@ fn scan_checked(chunk: &[u8]) -> Option<Reads> {
                 ks.iter()
                     .map_while(|&k| constants.get(k as usize).cloned().flatten()),
             );
-            paths.insert(&path);
+            if !path.is_empty() {
+                paths.insert(&path);
+            }
         }
     }
     Some(Reads { full, keyed })

@@ -65,8 +65,6 @@ pub struct SandboxConfig {
     pub seed: u64,
     pub log: ModLog,
     pub memory_limit: usize,
-    /// Hook arguments reach wrappers as lazily materialized tables ([`crate::lazy`]).
-    pub lazy: bool,
 }
 
 /// A hardened state and its counters.
@@ -76,8 +74,6 @@ pub struct Sandbox {
     pub instructions: Rc<Cell<u64>>,
     /// The per-mod generator behind `math.random`.
     pub rng: Rc<ModRng>,
-    /// The lazy-table machinery, when lazy contexts are on.
-    pub lazy: Option<crate::lazy::LazyRefs>,
 }
 
 /// Lifts the state's memory limit while the host builds values in it, and restores it on drop.
@@ -578,11 +574,6 @@ pub fn new_state(cfg: &SandboxConfig) -> mlua::Result<Sandbox> {
 
     let budget = cfg.budget.clone();
     let counted = instructions.clone();
-    let lazy = if cfg.lazy {
-        Some(crate::lazy::LazyRefs::install(&lua)?)
-    } else {
-        None
-    };
     let pacer = GcPacer::new(cfg.memory_limit);
     pacer.adjust(&lua);
     lua.set_global_hook(
@@ -602,6 +593,5 @@ pub fn new_state(cfg: &SandboxConfig) -> mlua::Result<Sandbox> {
         lua,
         instructions,
         rng,
-        lazy,
     })
 }

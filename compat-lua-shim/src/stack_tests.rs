@@ -7,7 +7,7 @@ use mlua::state::RawLua;
 use mlua::{Function, IntoLuaMulti, Lua, MultiValue, Value as LuaValue};
 use pallet_api::catalog::common::*;
 use pallet_api::catalog::hooks::*;
-use pallet_api::script::{ArgList, ScriptHook};
+use pallet_api::script::{ArgList, ReadPaths, ScriptHook};
 use pallet_api::value::to_value;
 use pallet_api::Value;
 use serde::Serialize;
@@ -403,7 +403,7 @@ fn static_keys_past_the_cache_slots_still_push_their_own_text() {
 struct PushOnly<'a, T: ?Sized> {
     value: &'a T,
     names: &'static [&'static str],
-    only: &'a [(usize, stack::Only)],
+    only: &'a [(usize, ReadPaths)],
 }
 
 impl<T: Serialize + ?Sized> IntoLuaMulti for PushOnly<'_, T> {
@@ -430,13 +430,13 @@ impl<T: Serialize + ?Sized> IntoLuaMulti for PushOnly<'_, T> {
     }
 }
 
-/// The [`stack::Only`] of the dotted `paths`.
-fn only(paths: &[&str]) -> stack::Only {
-    let mut k = crate::reads::KeyPaths::default();
+/// The read paths of the dotted `paths`.
+fn only(paths: &[&str]) -> ReadPaths {
+    let mut k = ReadPaths::new();
     for p in paths {
-        k.insert(&p.split('.').map(str::to_owned).collect::<Vec<_>>());
+        k.insert(&p.split('.').collect::<Vec<_>>());
     }
-    stack::Only::from(&k)
+    k
 }
 
 /// The first argument of `args` pushed with `paths` as its filter, read back.

@@ -10,6 +10,7 @@
 //! the same values [`to_dynamic`] gives for `to_value` of the same arguments.
 
 use pallet_api::script::ValueSink;
+use pallet_api::value::ValueError;
 use pallet_api::Value;
 use rhai::{Array, Dynamic, FnArgsVec, Identifier, Map};
 
@@ -116,12 +117,14 @@ impl ValueSink for DynamicSink {
     fn str(&mut self, v: &str) {
         self.put(Dynamic::from(rhai::ImmutableString::from(v)));
     }
-    fn begin_list(&mut self, len_hint: usize) {
+    fn begin_list(&mut self, len_hint: usize) -> Result<(), ValueError> {
         self.stack
             .push(Frame::List(Array::with_capacity(len_hint.min(4096))));
+        Ok(())
     }
-    fn begin_map(&mut self, _len_hint: usize) {
+    fn begin_map(&mut self, _len_hint: usize) -> Result<(), ValueError> {
         self.stack.push(Frame::Map(Map::new(), Identifier::new()));
+        Ok(())
     }
     fn key(&mut self, key: &str) {
         if let Some(Frame::Map(_, pending)) = self.stack.last_mut() {

@@ -19,6 +19,7 @@
 //! [`DynamicSink`]: super::convert::DynamicSink
 
 use pallet_api::script::ValueSink;
+use pallet_api::value::ValueError;
 use rhai::{Array, Dynamic, FnPtr, Identifier, ImmutableString, Map};
 
 use super::reads::{Filter, ReadPaths};
@@ -299,9 +300,9 @@ impl<S: ArgSlots> ValueSink for PatchSink<'_, S> {
             }
         });
     }
-    fn begin_list(&mut self, len_hint: usize) {
+    fn begin_list(&mut self, len_hint: usize) -> Result<(), ValueError> {
         if !self.open() {
-            return;
+            return Ok(());
         }
         // A list is written whole (a property chain cannot select its elements).
         self.take_filter();
@@ -313,10 +314,11 @@ impl<S: ArgSlots> ValueSink for PatchSink<'_, S> {
         };
         self.stack.push(frame);
         self.filters.push(Filter::Whole);
+        Ok(())
     }
-    fn begin_map(&mut self, _len_hint: usize) {
+    fn begin_map(&mut self, _len_hint: usize) -> Result<(), ValueError> {
         if !self.open() {
-            return;
+            return Ok(());
         }
         let filter = self.take_filter();
         let previous = self.take_previous();
@@ -327,6 +329,7 @@ impl<S: ArgSlots> ValueSink for PatchSink<'_, S> {
         };
         self.stack.push(frame);
         self.filters.push(filter);
+        Ok(())
     }
     fn key(&mut self, key: &str) {
         if self.skipping > 0 {

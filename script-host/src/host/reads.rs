@@ -22,92 +22,7 @@ use std::ptr;
 
 use rhai::{ASTNode, Expr, ImmutableString, Stmt, StmtBlock};
 
-/// The property paths of one argument that a closure reads: a trie stored as an arena, node 0
-/// the argument itself. A `full` node's whole value is written; a partial node is a map of
-/// which only `children` are written.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ReadPaths {
-    nodes: Vec<Node>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Node {
-    full: bool,
-    children: Vec<(ImmutableString, u32)>,
-}
-
-/// How a value is written: whole, or only some keys of a map ([`ReadPaths`] node).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Filter {
-    Whole,
-    Keys(u32),
-}
-
-impl ReadPaths {
-    fn new() -> Self {
-        ReadPaths {
-            nodes: vec![Node {
-                full: false,
-                children: Vec::new(),
-            }],
-        }
-    }
-
-    fn insert(&mut self, path: &[ImmutableString]) {
-        let mut at = 0usize;
-        for key in path {
-            if self.nodes[at].full {
-                return;
-            }
-            let next = match self.nodes[at].children.iter().find(|(k, _)| k == key) {
-                Some(&(_, child)) => child as usize,
-                None => {
-                    self.nodes.push(Node {
-                        full: false,
-                        children: Vec::new(),
-                    });
-                    let child = self.nodes.len() - 1;
-                    self.nodes[at].children.push((key.clone(), child as u32));
-                    child
-                }
-            };
-            at = next;
-        }
-        // The value at the end of a chain is read whole.
-        self.nodes[at].full = true;
-        self.nodes[at].children.clear();
-    }
-
-    /// Paths given as key lists (tests of the writers that apply them).
-    #[cfg(test)]
-    pub fn from_paths(paths: &[&[&str]]) -> Self {
-        let mut p = ReadPaths::new();
-        for path in paths {
-            let keys: Vec<ImmutableString> = path.iter().map(|k| (*k).into()).collect();
-            p.insert(&keys);
-        }
-        p
-    }
-
-    /// The argument's own filter.
-    pub fn root(&self) -> Filter {
-        self.filter(0)
-    }
-
-    fn filter(&self, node: usize) -> Filter {
-        match self.nodes.get(node) {
-            Some(n) if !n.full => Filter::Keys(node as u32),
-            _ => Filter::Whole,
-        }
-    }
-
-    /// The filter of entry `key` of the map at `node`; `None`: the entry is not written.
-    pub fn child(&self, node: u32, key: &str) -> Option<Filter> {
-        let n = self.nodes.get(node as usize)?;
-        let &(_, child) = n.children.iter().find(|(k, _)| k.as_str() == key)?;
-        Some(self.filter(child as usize))
-    }
-}
+pub use pallet_api::script::{Filter, ReadPaths};
 
 /// The paths through which `body` reads the variable `name`, or `None` when it may observe the
 /// whole value (module docs).
@@ -200,24 +115,7 @@ mod tests {
         });
         let body = StmtBlock::new(statements, Position::NONE, Position::NONE);
         let p = read_paths(&body, "ctx")?;
-        let mut out = Vec::new();
-        fn visit(p: &ReadPaths, node: usize, prefix: String, out: &mut Vec<String>) {
-            let n = &p.nodes[node];
-            if n.full {
-                out.push(prefix);
-                return;
-            }
-            for (k, c) in &n.children {
-                let at = if prefix.is_empty() {
-                    k.to_string()
-                } else {
-                    format!("{prefix}.{k}")
-                };
-                visit(p, *c as usize, at, out);
-            }
-        }
-        visit(&p, 0, String::new(), &mut out);
-        out.sort();
+        let out = p.to_strings();
         Some(out)
     }
 
