@@ -51,9 +51,8 @@ fn records_are_reached_by_the_lua_engines_ids() {
         Some("SOUS-SOL 2")
     );
     let feed = unprefixed(&env.feed());
-    for line in ["bide is CT34 teaching BIDE"] {
-        assert!(feed.contains(&line.to_owned()), "{line}: {feed:?}");
-    }
+    let line = "bide is CT34 teaching BIDE";
+    assert!(feed.contains(&line.to_owned()), "{line}: {feed:?}");
     assert!(
         feed.iter()
             .any(|l| l.starts_with("rocket pic ") && l.ends_with("rocket_duo.png")),

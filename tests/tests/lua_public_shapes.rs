@@ -789,8 +789,8 @@ fn translation_loads_and_reads_its_strings_back() {
     env.assert_loaded(id);
     let feed = unprefixed(&env.feed());
     assert!(
-        feed.iter().any(|l| l.starts_with("traduction: ")
-            && l != "traduction: 0 entries"),
+        feed.iter()
+            .any(|l| l.starts_with("traduction: ") && l != "traduction: 0 entries"),
         "{feed:?}"
     );
     assert!(

@@ -186,12 +186,10 @@ impl BaseSource for Source {
                 let mv = ds.moves.iter().find(|m| m.id == id)?;
                 Some(public("moves", move_record(ds, mv)))
             }
-            Base::Items => {
-                match ds.items.iter().find(|i| i.id == id) {
-                    Some(it) => Some(public("items", item_record(it))),
-                    None => super::public_records::extra_items().remove(id),
-                }
-            }
+            Base::Items => match ds.items.iter().find(|i| i.id == id) {
+                Some(it) => Some(public("items", item_record(it))),
+                None => super::public_records::extra_items().remove(id),
+            },
             Base::TypeChart => {
                 let atk = ds.types.iter().find(|t| t.id() == id)?;
                 let row: BTreeMap<String, Value> = ds
