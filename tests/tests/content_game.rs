@@ -69,8 +69,8 @@ fn the_modding_guide_content_examples_run_verbatim() {
     );
     let main = format!(
         "{body}\nif rec.price != 300 {{ throw \"POTION price\"; }}\n\
-         if ids.len() != 80 {{ throw `ids ${{ids.len()}}`; }}\n\
-         if all.len() != 80 {{ throw \"each\"; }}\n\
+         if ids.len() != 152 {{ throw `ids ${{ids.len()}}`; }}\n\
+         if all.len() != 152 {{ throw \"each\"; }}\n\
          log.info(`speed ${{content.get(\"pokemon\", \"PIKACHU\").baseStats.speed}}`);\n"
     );
     let o = run(vec![rhai("guide", &main)], "idle");

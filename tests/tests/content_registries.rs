@@ -115,17 +115,17 @@ end"#,
     );
     let bad = rhai(
         "bad-moves",
-        r#"content.register("trainers", "YOUNGSTER", #{ name: "YOUNGSTER", parties: [[#{ species: "RATTATA", level: 5, moves: ["TACKLE", "NO_SUCH_MOVE"] }]] });"#,
+        r#"content.register("trainers", "SURF_COACH", #{ name: "SURF COACH", parties: [[#{ species: "RATTATA", level: 5, moves: ["TACKLE", "NO_SUCH_MOVE"] }]] });"#,
     );
     let o = run(vec![good, bad], "give RATTATA 16\ntrainer BUG_CATCHER 0");
     let t = &o.transcript;
     assert!(
-        t.contains("trainers.YOUNGSTER.parties[1][1].moves[2]: \"NO_SUCH_MOVE\" is not a move"),
+        t.contains("trainers.SURF_COACH.parties[1][1].moves[2]: \"NO_SUCH_MOVE\" is not a move"),
         "{t}"
     );
     assert!(t.contains("loaded 1 [lua-moves]"), "{t}");
     assert_eq!(move_ids(&o, 0), ["ROCK_THROW", "HARDEN"]);
-    assert!(o.game.trainers().iter().all(|t| t.class != "YOUNGSTER"));
+    assert!(o.game.trainers().iter().all(|t| t.class != "SURF_COACH"));
 }
 
 #[test]

@@ -147,7 +147,9 @@ fn registries_are_normalized_to_the_public_shape() {
             "maps",
             "map_scripts",
             "trainers",
-            "encounters"
+            "encounters",
+            "strings",
+            "text"
         ]
     );
     for name in ["maps", "map_scripts", "trainers"] {

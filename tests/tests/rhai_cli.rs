@@ -43,7 +43,7 @@ fn check_reports_findings_with_positions() {
         "{out}"
     );
     assert!(
-        out.contains("manifest.json: capabilities[2]: unknown capability \"teleport\""),
+        out.contains("manifest.json:1:117: capabilities[2]: unknown capability \"teleport\""),
         "{out}"
     );
     assert!(

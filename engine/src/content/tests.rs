@@ -151,7 +151,14 @@ fn per_record_base_matches_the_hydrated_dataset_records() {
     ] {
         for r in ["pokemon", "moves", "items", "type_chart"] {
             let hydrated = embedded_records(api, r).unwrap().unwrap();
-            assert_eq!(base_records(v, r), hydrated, "{r} of {v:?}");
+            let mut base = base_records(v, r);
+            if r == "items" {
+                // `items` also holds the cartridge's floor, TM/HM and unnamed slots, which the
+                // dataset views do not serve; every dataset record is still the same.
+                let extra = super::public_records::extra_items();
+                base.retain(|id, _| hydrated.contains_key(id) || !extra.contains_key(id));
+            }
+            assert_eq!(base, hydrated, "{r} of {v:?}");
         }
     }
     // `ids`, `len` and `has` build no record.
