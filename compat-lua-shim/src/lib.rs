@@ -7,6 +7,7 @@ mod ser_macros;
 
 pub mod bit;
 pub mod charged;
+pub mod charged_patterns;
 pub mod check;
 pub mod checkpoints;
 pub mod clock;
@@ -22,6 +23,7 @@ mod lazy_tests;
 pub mod link;
 pub mod map_handlers;
 pub mod modapi;
+pub mod pattern_cost;
 mod rawcall;
 #[cfg(test)]
 mod rawcall_tests;
