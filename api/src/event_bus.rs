@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use crate::bitset::Bitset;
-use crate::diagnostics::{Diagnostics, Level};
+use crate::diagnostics::Diagnostics;
 use crate::events::{Event, EventId, ListenerFn};
 use crate::value::Value;
 
@@ -104,6 +104,8 @@ pub(crate) struct EventBus {
     seq: Cell<u64>,
     /// Listeners per owner, for [`MAX_LISTENERS_PER_MOD`].
     owners: RefCell<BTreeMap<Rc<str>, usize>>,
+    /// Listener failures logged once per dispatch with a count.
+    failures: crate::failure_tally::FailureTally,
 }
 
 /// `events.max_listeners`: event listeners one mod may hold at once (script hosts refuse the
@@ -321,6 +323,7 @@ impl EventBus {
         let Some(list) = list.as_any().downcast_ref::<List<P>>() else {
             return;
         };
+        let _tally = self.failures.enter(diagnostics);
         for listener in &list.listeners {
             if listener.once {
                 let handle = ListenerHandle {
@@ -334,9 +337,9 @@ impl EventBus {
                 }
             }
             if let Err(error) = (listener.f)(payload) {
-                diagnostics.push(
-                    Level::Error,
-                    Some(&listener.owner),
+                self.failures.failed(
+                    diagnostics,
+                    &listener.owner,
                     format!("[{}] event {name}: {error}", listener.owner),
                 );
             }

@@ -443,6 +443,8 @@ pub struct ModContent {
     strict: bool,
     content: Rc<RefCell<Content>>,
     feed: LogFeed,
+    /// Charged by `get`/`each` (`crate::host_cost`); `None`: uncharged (tests, tools).
+    budget: Option<Rc<crate::budget::DispatchBudget>>,
 }
 
 impl ModContent {
@@ -452,6 +454,27 @@ impl ModContent {
             strict,
             content,
             feed,
+            budget: None,
+        }
+    }
+
+    /// Charge reads (`get`, `each`) to `budget` by the size of what they copy.
+    pub fn charged(mut self, budget: Rc<crate::budget::DispatchBudget>) -> Self {
+        self.budget = Some(budget);
+        self
+    }
+
+    /// Is the charged budget exhausted inside a dispatch (the host should stop the script)?
+    pub fn stopped(&self) -> bool {
+        self.budget
+            .as_ref()
+            .is_some_and(|b| b.depth() > 0 && b.exhausted())
+    }
+
+    /// Charge what `units` computes (only when script code is running).
+    fn charge(&self, units: impl FnOnce() -> u64) {
+        if let Some(b) = self.budget.as_ref().filter(|b| b.depth() > 0) {
+            b.charge(units());
         }
     }
 
@@ -495,22 +518,30 @@ impl ModContent {
     }
     /// A copy of the merged record (base plus every write so far in load order).
     pub fn get(&self, registry: &str, id: &str) -> Option<Value> {
-        self.content.borrow().get(registry, id).cloned()
+        let v = self.content.borrow().get(registry, id).cloned();
+        self.charge(|| 1 + v.as_ref().map_or(0, crate::host_cost::value_units));
+        v
     }
     /// The merged ids, in lexical order.
     pub fn ids(&self, registry: &str) -> Vec<String> {
-        self.content
+        let ids: Vec<String> = self
+            .content
             .borrow()
             .registry(registry)
             .map(|r| r.ids().map(str::to_owned).collect())
-            .unwrap_or_default()
+            .unwrap_or_default();
+        self.charge(|| 1 + ids.len() as u64 * crate::host_cost::NODE_UNITS);
+        ids
     }
     /// Copies of every merged record, in lexical id order.
     pub fn each(&self, registry: &str) -> Vec<(String, Value)> {
-        self.content
+        let rows: Vec<(String, Value)> = self
+            .content
             .borrow()
             .registry(registry)
             .map(|r| r.each().map(|(k, v)| (k.to_owned(), v.clone())).collect())
-            .unwrap_or_default()
+            .unwrap_or_default();
+        self.charge(|| crate::host_cost::rows_units(&rows));
+        rows
     }
 }

@@ -7,13 +7,15 @@
 //! the state's memory limit before any of it is built.
 //!
 //! Cost model (units are VM instructions, the count hook's unit): one unit per
-//! [`BYTES_PER_UNIT`] bytes produced, one per `table.concat` element, one per
-//! [`SUBJECT_BYTES_PER_UNIT`] bytes of a pattern function's subject (its start positions), one
-//! per [`REP_COPIES_PER_UNIT`] copies of `string.rep`.
+//! [`BYTES_PER_UNIT`] bytes produced or copied (`string.rep`, `sub`, `upper`, `lower`,
+//! `reverse`, `format`, `char`, `table.concat`), one per `table.concat` element, one per
+//! [`REP_COPIES_PER_UNIT`] copies of `string.rep`, one per element `table.insert`/`remove`
+//! shift and `table.maxn` visits, `n·log2(n)` for `table.sort` (its comparator's calls are VM
+//! code, counted by the hook). The pattern functions are charged by their matcher steps
+//! (`charged_patterns`).
 //!
-//! Not covered: the backtracking inside one pattern match (Lua's matcher has no step counter;
-//! the scan is charged per start position, the inner backtracking is not), and the interning
-//! cost of many long strings whose sampled hash collides (inside the VM's string table).
+//! Not covered: the interning cost of many long strings whose sampled Lua 5.1 hash collides
+//! (inside the VM's string table, created by the `..` instruction).
 
 use std::rc::Rc;
 
@@ -26,10 +28,11 @@ pub const BYTES_PER_UNIT: u64 = 1024;
 ///
 /// Calibrated so a full 500 000-unit dispatch budget of C work stays well under a second.
 pub const REP_COPIES_PER_UNIT: u64 = 256;
-/// Subject bytes (start positions tried) of a pattern function one budget unit pays for.
-pub const SUBJECT_BYTES_PER_UNIT: u64 = 8;
+/// Elements one budget unit pays for when `table.insert`/`table.remove` shift them or
+/// `table.sort`/`table.maxn` visit them.
+pub const ELEMENTS_PER_UNIT: u64 = 1;
 
-fn charge(budget: &DispatchBudget, units: u64) -> mlua::Result<()> {
+pub(crate) fn charge(budget: &DispatchBudget, units: u64) -> mlua::Result<()> {
     if budget.depth() > 0 && budget.charge(units) {
         Err(mlua::Error::runtime(BUDGET_EXHAUSTED))
     } else {
@@ -37,11 +40,11 @@ fn charge(budget: &DispatchBudget, units: u64) -> mlua::Result<()> {
     }
 }
 
-fn bytes_units(n: u64) -> u64 {
+pub(crate) fn bytes_units(n: u64) -> u64 {
     n / BYTES_PER_UNIT
 }
 
-fn str_len(v: Option<&LuaValue>) -> u64 {
+pub(crate) fn str_len(v: Option<&LuaValue>) -> u64 {
     match v {
         Some(LuaValue::String(s)) => s.as_bytes().len() as u64,
         Some(LuaValue::Integer(_) | LuaValue::Number(_)) => 24,
@@ -49,7 +52,7 @@ fn str_len(v: Option<&LuaValue>) -> u64 {
     }
 }
 
-fn num(v: Option<&LuaValue>) -> Option<f64> {
+pub(crate) fn num(v: Option<&LuaValue>) -> Option<f64> {
     match v {
         Some(LuaValue::Integer(i)) => Some(*i as f64),
         Some(LuaValue::Number(n)) => Some(*n),
@@ -90,35 +93,9 @@ pub fn install(
         })?,
     )?;
 
-    // Pattern functions: charged per byte of the subject (every start position) before the
-    // call, and per byte of what they produced after it.
-    for name in ["find", "match", "gsub"] {
-        let orig: Function = string.get(name)?;
-        let b = budget.clone();
-        string.set(
-            name,
-            lua.create_function(move |_, args: MultiValue| {
-                let subject = str_len(args.front());
-                let pattern = str_len(args.get(1));
-                charge(&b, 1 + (subject + pattern) / SUBJECT_BYTES_PER_UNIT)?;
-                let out = orig.call::<MultiValue>(args)?;
-                let produced: u64 = out.iter().map(|v| str_len(Some(v))).sum();
-                charge(&b, bytes_units(produced))?;
-                Ok(out)
-            })?,
-        )?;
-    }
-    // gmatch: the subject is scanned across the iterator's calls; charged once up front.
-    let gmatch: Function = string.get("gmatch")?;
-    let b = budget.clone();
-    string.set(
-        "gmatch",
-        lua.create_function(move |_, args: MultiValue| {
-            let scanned = str_len(args.front()) + str_len(args.get(1));
-            charge(&b, 1 + scanned / SUBJECT_BYTES_PER_UNIT)?;
-            gmatch.call::<MultiValue>(args)
-        })?,
-    )?;
+    crate::charged_patterns::install(lua, &string, budget.clone())?;
+    install_bytes(lua, &string, &budget)?;
+    install_table(lua, &table, &budget)?;
 
     // table.concat(t, sep, i, j): one unit per element before the call (a huge range is
     // refused unbuilt), the bytes after.
@@ -143,6 +120,99 @@ pub fn install(
             let out = concat.call::<MultiValue>(args)?;
             charge(&b, bytes_units(str_len(out.front())))?;
             Ok(out)
+        })?,
+    )?;
+    Ok(())
+}
+
+/// String functions whose work is the bytes they read or produce.
+fn install_bytes(lua: &Lua, string: &Table, budget: &Rc<DispatchBudget>) -> mlua::Result<()> {
+    // Charged by the subject before the call (the result is as long).
+    for name in ["upper", "lower", "reverse"] {
+        let orig: Function = string.get(name)?;
+        let b = budget.clone();
+        string.set(
+            name,
+            lua.create_function(move |_, args: MultiValue| {
+                charge(&b, 1 + bytes_units(str_len(args.front())))?;
+                orig.call::<MultiValue>(args)
+            })?,
+        )?;
+    }
+    // Charged by the result after the call (its length is only known then).
+    for name in ["sub", "format", "char"] {
+        let orig: Function = string.get(name)?;
+        let b = budget.clone();
+        string.set(
+            name,
+            lua.create_function(move |_, args: MultiValue| {
+                let out = orig.call::<MultiValue>(args)?;
+                charge(&b, 1 + bytes_units(str_len(out.front())))?;
+                Ok(out)
+            })?,
+        )?;
+    }
+    Ok(())
+}
+
+fn table_len(v: Option<&LuaValue>) -> u64 {
+    match v {
+        Some(LuaValue::Table(t)) => t.raw_len() as u64,
+        _ => 0,
+    }
+}
+
+/// `table.insert`/`remove` (elements shifted), `sort` (`n·log2(n)` comparisons) and `maxn`
+/// (every key visited), charged before the call.
+fn install_table(lua: &Lua, table: &Table, budget: &Rc<DispatchBudget>) -> mlua::Result<()> {
+    let wrap = |name: &str, cost: fn(&MultiValue) -> u64| -> mlua::Result<()> {
+        let orig: Function = table.get(name)?;
+        let b = budget.clone();
+        table.set(
+            name,
+            lua.create_function(move |_, args: MultiValue| {
+                charge(&b, 1 + cost(&args) / ELEMENTS_PER_UNIT)?;
+                orig.call::<MultiValue>(args)
+            })?,
+        )
+    };
+    // insert(t, pos, v) shifts n - pos + 1 elements; insert(t, v) none.
+    wrap("insert", |args| {
+        let n = table_len(args.front());
+        match (args.len(), num(args.get(1))) {
+            (3, Some(pos)) if pos >= 1.0 => n.saturating_sub(pos as u64 - 1),
+            _ => 0,
+        }
+    })?;
+    wrap("remove", |args| {
+        let n = table_len(args.front());
+        match num(args.get(1)) {
+            Some(pos) if pos >= 1.0 => n.saturating_sub(pos as u64),
+            _ => 0,
+        }
+    })?;
+    wrap("sort", |args| {
+        let n = table_len(args.front());
+        n * u64::from(64 - n.leading_zeros())
+    })?;
+    // maxn visits every key (the hash part too): reimplemented to charge as it goes.
+    let b = budget.clone();
+    table.set(
+        "maxn",
+        lua.create_function(move |_, t: Table| {
+            let mut max = 0.0f64;
+            for (seen, pair) in t.pairs::<LuaValue, LuaValue>().enumerate() {
+                if seen % 1024 == 1023 {
+                    charge(&b, 1024 / ELEMENTS_PER_UNIT)?;
+                }
+                match pair?.0 {
+                    LuaValue::Integer(k) => max = max.max(k as f64),
+                    LuaValue::Number(k) => max = max.max(k),
+                    _ => {}
+                }
+            }
+            charge(&b, 1)?;
+            Ok(max)
         })?,
     )?;
     Ok(())

@@ -48,7 +48,11 @@ impl UserData for Datasets {
             };
             match opened {
                 Ok(view) => Ok(MultiValue::from_iter([LuaValue::UserData(
-                    lua.create_userdata(View(Rc::from(view)))?,
+                    // Reads charged to the dispatch's budget by what they copy (issue 21).
+                    lua.create_userdata(View(Rc::new(pallet_api::host_cost::ChargedView::new(
+                        view,
+                        m.host.budget.clone(),
+                    ))))?,
                 )])),
                 Err(reason) => Ok(MultiValue::from_iter([
                     LuaValue::Nil,

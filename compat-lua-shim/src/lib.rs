@@ -4,6 +4,7 @@
 
 pub mod bit;
 pub mod charged;
+pub mod charged_patterns;
 pub mod check;
 pub mod checkpoints;
 pub mod clock;
@@ -16,6 +17,7 @@ pub mod host;
 pub mod link;
 pub mod map_handlers;
 pub mod modapi;
+pub mod pattern_cost;
 mod rawcall;
 #[cfg(test)]
 mod rawcall_tests;

@@ -30,6 +30,7 @@ use mlua::{
     AnyUserData, Function, Lua, MultiValue, Table, UserData, UserDataMethods, Value as LuaValue,
 };
 use pallet_api::access::current_world;
+use pallet_api::budget::BUDGET_EXHAUSTED;
 use pallet_api::catalog::{event_info, hook_info};
 use pallet_api::content::canonical_registry;
 use pallet_api::manifest::Manifest;
@@ -154,6 +155,12 @@ impl UserData for Events {
             let m = upgrade(&this.0)?;
             let rt = m.host.rt.upgrade().ok_or_else(gone)?;
             let payload = data(&payload, "events:emit payload")?;
+            // One emit is host work (a payload copy per listener, nested dispatch): charged, so
+            // a listener re-emitting its own event spends the budget, not the log (issue 21).
+            let units = pallet_api::host_cost::emit_units(&payload);
+            if pallet_api::host_cost::charge_host(&m.host.budget, units) {
+                return Err(mlua::Error::runtime(BUDGET_EXHAUSTED));
+            }
             rt.emit_mod(&m.id, &name, &payload)
                 .map_err(|e| mlua::Error::runtime(e.to_string()))
         });
@@ -317,7 +324,11 @@ impl UserData for RegistryHandle {
         // `for id, record in content.X:each() do … end` (ids in lexical order, copies).
         methods.add_method("each", |lua, this, ()| {
             let m = upgrade(&this.m)?;
-            rows_iterator(lua, m.content.each(&this.name))
+            let rows = m.content.each(&this.name);
+            if m.content.stopped() {
+                return Err(mlua::Error::runtime(BUDGET_EXHAUSTED));
+            }
+            rows_iterator(lua, rows)
         });
     }
 }
@@ -410,9 +421,16 @@ fn install_files(lua: &Lua, api: &Table, m: &Rc<LuaMod>) -> mlua::Result<()> {
                 _ => return nil_reason(lua, "read: a relative file path is required"),
             };
             match m.files.read(&rel) {
-                Ok(text) => Ok(MultiValue::from_iter([LuaValue::String(
-                    lua.create_string(text)?,
-                )])),
+                Ok(text) => {
+                    // Charged by its size (issue 21): a loop of big reads stops at the budget.
+                    let units = pallet_api::host_cost::read_units(text.len());
+                    if pallet_api::host_cost::charge_host(&m.host.budget, units) {
+                        return Err(mlua::Error::runtime(BUDGET_EXHAUSTED));
+                    }
+                    Ok(MultiValue::from_iter([LuaValue::String(
+                        lua.create_string(text)?,
+                    )]))
+                }
                 Err(e) => nil_reason(lua, &e),
             }
         })?,

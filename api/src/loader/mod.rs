@@ -411,7 +411,8 @@ impl Loader {
                 manifest: m,
                 root: dirs.get(id).and_then(|c| c.root.as_deref()),
                 runtime: rt,
-                content: ModContent::new(id, m.strict, self.content.clone(), feed.clone()),
+                content: ModContent::new(id, m.strict, self.content.clone(), feed.clone())
+                    .charged(rt.dispatch_budget()),
                 save: self.mod_data.bucket(id),
                 log: ModLog::new(id, feed),
                 options: self.options.for_mod(id),

@@ -52,6 +52,11 @@ impl Budget {
         Budget(self.0.clone())
     }
 
+    /// The shared counter itself (for host calls charged by their work, `pallet_api::host_cost`).
+    pub fn counter(&self) -> Rc<DispatchBudget> {
+        self.0.clone()
+    }
+
     /// Enter a Rhai call. At depth 0 this starts a new dispatch with `limit` operations.
     pub fn enter(&self, limit: u64) -> Frame<'_> {
         self.0.enter(limit)

@@ -28,6 +28,8 @@ use pallet_api::facades::DatasetView;
 use pallet_api::Value;
 use rhai::{Array, Dynamic, Engine, EvalAltResult, Map, INT};
 
+use pallet_api::host_cost::ChargedView;
+
 use crate::host::convert::to_dynamic;
 use crate::host::error::{api_error, codes};
 use crate::host::vm::HostShared;
@@ -116,8 +118,9 @@ pub fn register(engine: &mut Engine) {
     engine.register_fn(
         "open",
         |d: &mut Datasets, version: &str| -> Result<DatasetViewHandle, Box<EvalAltResult>> {
-            let service = d.host.upgrade().and_then(|h| h.datasets.borrow().clone());
-            let Some(service) = service else {
+            let host = d.host.upgrade();
+            let service = host.as_ref().and_then(|h| h.datasets.borrow().clone());
+            let (Some(service), Some(host)) = (service, host) else {
                 return Err(api_error(
                     codes::NOT_AVAILABLE,
                     "datasets.open needs a dataset service, which this host was not given",
@@ -125,7 +128,8 @@ pub fn register(engine: &mut Engine) {
             };
             service
                 .open(version)
-                .map(|v| DatasetViewHandle(Rc::from(v)))
+                // Reads charged to the dispatch's budget by what they copy (issue 21).
+                .map(|v| DatasetViewHandle(Rc::new(ChargedView::new(v, host.budget.counter()))))
                 .map_err(|e| api_error(e.as_str(), format!("datasets.open({version:?}) failed")))
         },
     );

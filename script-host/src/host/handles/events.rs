@@ -152,6 +152,16 @@ fn emit(
         .ok_or_else(|| api_error(codes::NO_RUNTIME, "the game's runtime is gone"))?;
     let value = from_dynamic(&payload)
         .map_err(|e| api_error(codes::INVALID_VALUE, format!("event payload: {e}")))?;
+    // Charged as host work (issue 21): past the budget the emitting script stops at its next
+    // operation, so re-emission cannot grow a tree of nested emits beyond the budget.
+    let budget = vm.host.budget.counter();
+    if pallet_api::host_cost::charge_host(&budget, pallet_api::host_cost::emit_units(&value)) {
+        return Err(EvalAltResult::ErrorTerminated(
+            Dynamic::from(crate::host::budget::BUDGET_TOKEN),
+            ctx.call_position(),
+        )
+        .into());
+    }
     // Listeners continue the emitting script's Rhai call level (see `HostShared::with_rhai_level`).
     let level = ctx.global_runtime_state().level.saturating_sub(1);
     vm.host

@@ -1,0 +1,173 @@
+//! Issue 21: C functions and host calls charged by their work. Each hostile fixture spends one
+//! VM instruction (or Rhai operation) per call on work that used to run uncounted — pattern
+//! backtracking, a pattern deep enough to overflow the C stack, O(n) table shifts and sorts,
+//! registry copies, big file reads. Each must be stopped within its bound (wall time and the
+//! process's peak memory asserted loosely), with the rest of the game intact: the bystander's
+//! link and vanilla still run, in this dispatch and the next ones.
+
+mod lua_support;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use lua_support::*;
+use pallet_engine::world::GameVersion;
+
+fn bystander() -> Mem<'static> {
+    lua_mod(
+        "bystander",
+        r#"return function(mod)
+            mod.hooks:wrap("exp.gain", function(next, ctx) return next() + 1 end, -100)
+          end"#,
+    )
+}
+
+/// The process's peak resident set (`VmHWM`), in bytes; `None` off Linux.
+fn peak_rss() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Load `dir` (mod id `id`) next to the bystander with the base game content, dispatch
+/// `exp.gain` three times: each dispatch ends within a few seconds, the hostile link fails with
+/// `expect`, the bystander still adds its 1, and the process never grew past 2 GiB.
+fn stopped(dir: PathBuf, id: &str, expect: &str) {
+    let setup = Setup {
+        content: pallet_engine::content::base::content_for(GameVersion::Red),
+        ..Setup::default()
+    };
+    let env = load_with(&[dir], vec![bystander()], setup);
+    env.assert_loaded(id);
+    env.assert_loaded("bystander");
+    env.feed();
+    for round in 0..3 {
+        let began = Instant::now();
+        let (out, runs) = exp_gain(&env.rt, 100);
+        let took = began.elapsed();
+        assert!(
+            took < Duration::from_secs(5),
+            "{id} round {round}: {took:?}"
+        );
+        assert_eq!((out, runs), (101, 1), "{id}: the hostile link is skipped");
+        let feed = env.feed();
+        assert!(
+            feed.iter()
+                .any(|l| l.starts_with(&format!("[{id}] hook exp.gain failed"))
+                    && l.contains(expect)),
+            "{id}: expected {expect:?} in {feed:?}"
+        );
+    }
+    if let Some(peak) = peak_rss() {
+        assert!(peak < 2 << 30, "{id}: peak RSS {peak} bytes");
+    }
+}
+
+fn lua(name: &str, expect: &str) {
+    stopped(lua_fixture(name), name, expect);
+}
+
+#[test]
+fn pattern_backtracking_is_charged_by_its_matcher_steps() {
+    lua("hostile-backtrack", "operation budget exhausted");
+}
+
+#[test]
+fn a_pattern_too_deep_for_the_c_stack_is_refused() {
+    lua("hostile-pattern-depth", "lua.max_pattern_depth");
+}
+
+#[test]
+fn table_shifts_and_sorts_are_charged_by_their_elements() {
+    lua("hostile-table-ops", "operation budget exhausted");
+}
+
+#[test]
+fn registry_copies_are_charged_in_lua() {
+    lua("hostile-content-loop", "operation budget exhausted");
+}
+
+#[test]
+fn registry_copies_are_charged_in_rhai() {
+    stopped(
+        rhai_fixture("content-loop"),
+        "content-loop",
+        "operation budget exhausted",
+    );
+}
+
+#[test]
+fn big_file_reads_are_charged_by_their_bytes() {
+    // The fixture plus an 8 MiB file, in a scratch copy (the big file is not checked in).
+    let dir = std::env::temp_dir().join(format!("pallet-hostile-read-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = lua_fixture("hostile-read-loop");
+    for f in ["manifest.json", "main.lua"] {
+        std::fs::copy(src.join(f), dir.join(f)).unwrap();
+    }
+    std::fs::write(dir.join("big.txt"), "x".repeat(8 << 20)).unwrap();
+    stopped(
+        dir.clone(),
+        "hostile-read-loop",
+        "operation budget exhausted",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn ordinary_patterns_and_table_ops_still_answer_as_lua_does() {
+    let env = load(
+        &[],
+        vec![lua_mod(
+            "patterns",
+            r#"return function(mod)
+                local s = "key = value; other=thing"
+                local k, v = s:match("^(%w+)%s*=%s*(%w+)")
+                local n = select(2, s:gsub("%w+", "%0"))
+                local words = {}
+                for w in s:gmatch("%a+") do words[#words + 1] = w end
+                local t = { 3, 1, 2 }
+                table.sort(t)
+                table.insert(t, 1, 0)
+                mod.log:info("%s %s %d %s %s %s %d", k, v, n, table.concat(words, ","),
+                  table.concat(t, ""), tostring(s:find("(%a+)", 20)), table.maxn(t))
+              end"#,
+        )],
+    );
+    env.assert_loaded("patterns");
+    let feed = env.feed();
+    assert!(
+        feed.contains(&"[patterns] key value 4 key,value,other,thing 0123 20 4".to_owned()),
+        "{feed:?}"
+    );
+}
+
+#[test]
+fn re_emission_is_bounded_and_each_refusal_logged_once_with_a_count() {
+    let env = load(&[lua_fixture("hostile-reemit")], vec![bystander()]);
+    env.assert_loaded("hostile-reemit");
+    env.feed();
+    for round in 0..3 {
+        let began = Instant::now();
+        let (out, runs) = exp_gain(&env.rt, 100);
+        let took = began.elapsed();
+        assert!(took < Duration::from_secs(5), "round {round}: {took:?}");
+        assert_eq!(runs, 1);
+        assert!((100..=101).contains(&out), "{out}");
+        let feed = env.feed();
+        // A bounded handful of lines, not one per refused leaf.
+        assert!(feed.len() < 200, "round {round}: {} lines", feed.len());
+        assert!(
+            feed.iter().any(
+                |l| l.starts_with("[hostile-reemit] event mod.hostile-reemit.ping:")
+                    && l.contains("more times in this dispatch")
+            ),
+            "{feed:?}"
+        );
+    }
+    // Without the mod the engine answers as before.
+    env.rt.remove_owner("hostile-reemit");
+    assert_eq!(exp_gain(&env.rt, 100), (101, 1));
+}
