@@ -553,7 +553,7 @@ fn trainer_party_site(game: &Game, def: &TrainerDef) -> Vec<PartyMember> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use std::rc::Rc;
 
     use pallet_api::catalog::hooks::{PartyMember, TrainerParty};
@@ -577,7 +577,7 @@ mod tests {
     }
 
     /// Choose the first move (or the next mon) until the battle is over.
-    fn fight_out(g: &mut Game) {
+    pub(in crate::game) fn fight_out(g: &mut Game) {
         for _ in 0..500 {
             if g.mode != Mode::Battle {
                 return;

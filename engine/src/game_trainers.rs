@@ -229,20 +229,7 @@ mod tests {
             Some("before_battle BUG_CATCHER")
         );
         assert_eq!(log.borrow().len(), 2, "engaged once, at sight");
-        for _ in 0..200 {
-            if g.mode != Mode::Battle {
-                break;
-            }
-            use crate::battle::Action;
-            let legal = g.battle_actions();
-            let pick = legal
-                .iter()
-                .copied()
-                .find(|a| matches!(a, Action::Move(_) | Action::Struggle | Action::Continue))
-                .or_else(|| legal.first().copied())
-                .unwrap();
-            g.battle_choose(pick).unwrap();
-        }
+        crate::game::battle_mode::tests::fight_out(&mut g);
         assert!(g.save.defeated_trainers.contains("ROUTE_1:BUG_CATCHER:0"));
         // Beaten: stepping out of the line and back in engages nobody.
         for _ in 0..50 {
