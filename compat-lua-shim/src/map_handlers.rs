@@ -18,8 +18,7 @@ use std::rc::{Rc, Weak};
 
 use mlua::{Function, Table, Value as LuaValue};
 use pallet_api::budget::DISPATCH_LIMIT;
-use pallet_api::Value;
-use pallet_engine::world::map_scripts::{Contribution, Handler, MapScriptRegistry};
+use pallet_engine::world::map_scripts::{self, Contribution, Handler, MapScriptRegistry};
 
 use crate::convert::to_lua;
 use crate::host::LuaMod;
@@ -104,18 +103,7 @@ fn run(
     };
     let budget = m.host.budget.clone();
     let _frame = budget.enter(DISPATCH_LIMIT);
-    let player = ow.player();
-    let game = Value::map([("mapId", Value::from(ow.map_id()))]);
-    let view = Value::map([
-        ("mapId", Value::from(ow.map_id())),
-        (
-            "player",
-            Value::map([
-                ("cellX", Value::Int(i64::from(player.x))),
-                ("cellY", Value::Int(i64::from(player.y))),
-            ]),
-        ),
-    ]);
+    let (game, view) = map_scripts::handler_args(ow);
     let lua = &m.lua;
     let args = (
         to_lua(lua, &game).map_err(|e| e.to_string())?,

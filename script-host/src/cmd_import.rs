@@ -2,13 +2,15 @@
 //!
 //! The cache root defaults to the platform's cache directory (see [`default_cache_dir`]);
 //! `--cache DIR` overrides it. The import itself is `pallet_engine::datasets::import`: staged,
-//! marker last, published by rename. A progress bar is drawn on stderr only when stderr is a
-//! terminal.
+//! marker last, published by rename. An `indicatif` bar (files, rate, ETA, current
+//! path) is drawn on stderr only when stderr is a terminal.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use pallet_api::catalog::common::GameVersion;
+
+use crate::progress::Draw;
 use pallet_engine::datasets::{contract, fs::DiskFs, import, ImportOptions};
 
 /// Arguments of `pallet import`.
@@ -80,28 +82,14 @@ pub fn print_readiness(root: &Path) {
     }
 }
 
-fn bar(done: usize, total: usize, path: &str) -> String {
-    const WIDTH: usize = 24;
-    let filled = (done * WIDTH)
-        .checked_div(total)
-        .unwrap_or(WIDTH)
-        .min(WIDTH);
-    format!(
-        "\r[{}{}] {done}/{total} {path:<40}",
-        "#".repeat(filled),
-        ".".repeat(WIDTH - filled)
-    )
-}
-
 /// Run `pallet import`; returns the exit code (0 ok, 1 failed or not ready, 2 bad usage).
 pub fn run(args: ImportArgs) -> i32 {
-    let tty = std::io::stderr().is_terminal();
     let (mut out, mut err) = (std::io::stdout().lock(), std::io::stderr().lock());
-    execute(&args, tty, &mut out, &mut err)
+    execute(&args, Draw::stderr_if_terminal(), &mut out, &mut err)
 }
 
-/// `pallet import` writing to `out`/`err`; the progress bar goes to `err` when `tty`.
-pub fn execute(args: &ImportArgs, tty: bool, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+/// `pallet import` writing to `out`/`err`; the progress bar draws where `draw` says.
+pub fn execute(args: &ImportArgs, draw: Draw, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let Some(version) = GameVersion::parse(&args.version) else {
         let _ = writeln!(err, "unknown version {:?}", args.version);
         return 2;
@@ -132,13 +120,17 @@ pub fn execute(args: &ImportArgs, tty: bool, out: &mut dyn Write, err: &mut dyn 
         };
     }
     let result = {
+        // One indicatif bar (rate, ETA), made when the first file tells the total; hidden
+        // off a terminal so piped output stays byte-stable.
+        let mut pb: Option<indicatif::ProgressBar> = None;
         let mut progress = |done: usize, total: usize, path: &str| {
-            if tty {
-                let _ = err.write_all(bar(done, total, path).as_bytes());
-                if done == total {
-                    let _ = err.write_all(b"\n");
-                }
-                let _ = err.flush();
+            let bar = pb.get_or_insert_with(|| {
+                crate::progress::bar_on(total as u64, "files", draw.clone())
+            });
+            bar.set_position(done as u64);
+            bar.set_message(path.to_string());
+            if done == total {
+                bar.finish();
             }
         };
         let opts = ImportOptions {
@@ -161,9 +153,6 @@ pub fn execute(args: &ImportArgs, tty: bool, out: &mut dyn Write, err: &mut dyn 
             0
         }
         Err(e) => {
-            if tty {
-                let _ = writeln!(err);
-            }
             let _ = writeln!(err, "pallet import {}: {e}", version.as_str());
             1
         }
@@ -173,13 +162,6 @@ pub fn execute(args: &ImportArgs, tty: bool, out: &mut dyn Write, err: &mut dyn 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn bar_is_bounded() {
-        assert!(bar(0, 8, "x").starts_with("\r[........................] 0/8"));
-        assert!(bar(8, 8, "x").starts_with("\r[########################] 8/8"));
-        assert!(bar(3, 0, "x").contains("3/0"));
-    }
 
     #[test]
     fn explicit_cache_wins() {

@@ -9,6 +9,7 @@ use pallet_engine::world::GameVersion;
 use pallet_script_host::cmd_import::{cache_dir, execute, ImportArgs};
 use pallet_script_host::cmd_run::{play_with_mods, MAIN_SCENARIO};
 use pallet_script_host::host::ModsOptions;
+use pallet_script_host::progress::{Captured, Draw};
 
 struct Root(PathBuf);
 impl Drop for Root {
@@ -22,14 +23,14 @@ fn root(tag: &str) -> Root {
     Root(p)
 }
 
-fn import(version: &str, cache: &Path, check: bool, tty: bool) -> (i32, String, String) {
+fn import(version: &str, cache: &Path, check: bool, draw: Draw) -> (i32, String, String) {
     let args = ImportArgs {
         version: version.to_owned(),
         cache: Some(cache.to_owned()),
         check,
     };
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = execute(&args, tty, &mut out, &mut err);
+    let code = execute(&args, draw, &mut out, &mut err);
     (
         code,
         String::from_utf8(out).unwrap(),
@@ -40,39 +41,43 @@ fn import(version: &str, cache: &Path, check: bool, tty: bool) -> (i32, String, 
 #[test]
 fn import_check_and_progress() {
     let r = root("import");
-    let (code, out, _) = import("gold", &r.0, true, false);
+    let (code, out, _) = import("gold", &r.0, true, Draw::Hidden);
     assert_eq!(code, 1);
     assert!(out.starts_with("gold: not_imported ("), "{out}");
     // Not a terminal: no progress bar at all.
-    let (code, out, err) = import("gold", &r.0, false, false);
+    let (code, out, err) = import("gold", &r.0, false, Draw::Hidden);
     assert_eq!(code, 0, "{err}");
     assert!(err.is_empty(), "{err:?}");
     assert!(out.starts_with("imported gold: 7 files, "), "{out}");
     let marker = contract::expected_marker(pallet_api::catalog::common::GameVersion::Gold);
     assert!(out.contains(&format!("marker {marker}")), "{out}");
-    let (code, out, _) = import("gold", &r.0, true, false);
+    let (code, out, _) = import("gold", &r.0, true, Draw::Hidden);
     assert_eq!(code, 0);
     assert_eq!(out, format!("gold: ready (7 files, marker {marker})\n"));
-    // On a terminal: one bar per staged file plus the marker, ending with a newline.
-    let (code, _, err) = import("yellow", &r.0, false, true);
+    // On a terminal: one indicatif bar over the staged files and the marker, finished at 8/8
+    // with the rate and the ETA; nothing of it reaches the error stream.
+    let drawn = Captured::default();
+    let (code, _, err) = import("yellow", &r.0, false, Draw::Capture(drawn.clone()));
     assert_eq!(code, 0);
-    assert_eq!(err.matches('\r').count(), 8, "{err:?}");
-    assert!(err.contains("8/8 dataset.complete"), "{err:?}");
-    assert!(err.ends_with('\n'));
+    assert!(err.is_empty(), "{err:?}");
+    let bar = drawn.text();
+    assert!(bar.contains("8/8 files"), "{bar:?}");
+    assert!(bar.contains("dataset.complete"), "{bar:?}");
+    assert!(bar.contains("ETA"), "{bar:?}");
     // A cache root that cannot be created fails with exit code 1.
     let file = r.0.join("not-a-dir");
     fs::write(&file, b"x").unwrap();
-    let (code, _, err) = import("red", &file, false, false);
+    let (code, _, err) = import("red", &file, false, Draw::Hidden);
     assert_eq!(code, 1);
     assert!(err.starts_with("pallet import red: "), "{err}");
-    assert_eq!(import("crystal", &r.0, false, false).0, 2);
+    assert_eq!(import("crystal", &r.0, false, Draw::Hidden).0, 2);
     assert_eq!(cache_dir(Some(Path::new("/x"))), Ok(PathBuf::from("/x")));
 }
 
 #[test]
 fn run_reads_gold_while_red_is_active() {
     let r = root("run");
-    assert_eq!(import("gold", &r.0, false, false).0, 0);
+    assert_eq!(import("gold", &r.0, false, Draw::Hidden).0, 0);
     let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/mods/gold_steel_moves");
     let opts = ModsOptions {
         dirs: vec![example],

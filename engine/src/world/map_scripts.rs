@@ -139,6 +139,25 @@ impl MapScriptRegistry {
     }
 }
 
+/// The two arguments a mod's function map handler is called with, the same in every host:
+/// `game` (`{mapId}`) and `view` (`{mapId, player = {cellX, cellY}}`).
+pub fn handler_args(ow: &Overworld) -> (pallet_api::Value, pallet_api::Value) {
+    use pallet_api::Value;
+    let player = ow.player();
+    let game = Value::map([("mapId", Value::from(ow.map_id()))]);
+    let view = Value::map([
+        ("mapId", Value::from(ow.map_id())),
+        (
+            "player",
+            Value::map([
+                ("cellX", Value::Int(i64::from(player.x))),
+                ("cellY", Value::Int(i64::from(player.y))),
+            ]),
+        ),
+    ]);
+    (game, view)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -17,8 +17,7 @@
 use std::collections::BTreeMap;
 use std::rc::{Rc, Weak};
 
-use pallet_api::Value;
-use pallet_engine::world::map_scripts::{Contribution, Handler, MapScriptRegistry};
+use pallet_engine::world::map_scripts::{self, Contribution, Handler, MapScriptRegistry};
 use rhai::{Dynamic, FnPtr, Map};
 
 use super::limits::LIMITS;
@@ -97,18 +96,7 @@ fn run(
     let Some(vm) = vm.upgrade() else {
         return Ok(());
     };
-    let player = ow.player();
-    let game = Value::map([("mapId", Value::from(ow.map_id()))]);
-    let view = Value::map([
-        ("mapId", Value::from(ow.map_id())),
-        (
-            "player",
-            Value::map([
-                ("cellX", Value::Int(i64::from(player.x))),
-                ("cellY", Value::Int(i64::from(player.y))),
-            ]),
-        ),
-    ]);
+    let (game, view) = map_scripts::handler_args(ow);
     match vm.call(
         f,
         vec![to_dynamic(&game), to_dynamic(&view)],
