@@ -130,3 +130,42 @@ fn save_flag_writes_the_final_save_atomically() {
     assert!(!pallet_engine::save::file::tmp_path(&path).exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_lua_clubhouse_mod_is_played_through_pallet_run_with_its_scenario() {
+    // The `new_area_clubhouse`-shaped fixture (issue 16): a registered 4×4 house, a warp
+    // appended to PALLET_TOWN, a map_scripts talk op list. Run as a player would.
+    let root = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/fixtures/lua_mods/pallet-clubhouse"
+    );
+    let scn = format!("{root}/clubhouse.scn");
+    let o = pallet(&[
+        "run",
+        "--no-default-mods",
+        "--mods",
+        root,
+        "--scenario",
+        &scn,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let t = stdout(&o);
+    let first = &t[t.find("## first talk").expect("first")..t.find("## second talk").unwrap()];
+    let second = &t[t.find("## second talk").unwrap()..t.find("## leaving").unwrap()];
+    let leaving = &t[t.find("## leaving").unwrap()..];
+    assert!(first.contains("[text] Welcome to the club!"), "{first}");
+    assert!(first.contains("received RARE_CANDY x1"), "{first}");
+    assert!(!first.contains("Use that candy well!"), "{first}");
+    assert!(second.contains("[text] Use that candy well!"), "{second}");
+    assert!(!second.contains("received"), "{second}");
+    assert!(!second.contains("Welcome to the club!"), "{second}");
+    assert!(
+        leaving.contains("warp CLUBHOUSE -> PALLET TOWN (4,8) facing down"),
+        "{leaving}"
+    );
+    assert!(t.contains("flags: EVENT_CLUBHOUSE_GOT_CANDY\n"), "{t}");
+    assert!(
+        t.ends_with("expectations: 4 met, 0 changed by mods\n"),
+        "{t}"
+    );
+}

@@ -222,6 +222,11 @@ fn bad_content_is_one_error_per_problem_and_the_game_still_boots() {
                 r#"content.patch("moves", "NO_SUCH_MOVE", #{ power: 1 });"#,
             ),
             rhai(
+                "nowhere",
+                r#"content.patch("maps", "PALLET_TOWN", #{ warps: #{ __append: [
+                       #{ x: 3, y: 3, to: "NO_SUCH_MAP", toX: 1, toY: 1 } ] } });"#,
+            ),
+            rhai(
                 "good",
                 r#"content.patch("moves", "POUND", #{ power: 41 });"#,
             ),
@@ -237,6 +242,11 @@ fn bad_content_is_one_error_per_problem_and_the_game_still_boots() {
     assert!(t.contains("pokemon.PIKACHU.baseStats.speed"), "{t}");
     assert!(t.contains("unknown registry \"spells\""), "{t}");
     assert!(t.contains("moves:patch(NO_SUCH_MOVE): no such id"), "{t}");
+    assert!(
+        t.contains("nowhere failed: content: map PALLET_TOWN: warp at (3, 3) leads to unknown map NO_SUCH_MAP"),
+        "{t}"
+    );
+    assert!(!t.contains("content: content:"), "{t}");
     let d = o.game.data();
     // The dangling mod was rolled back whole (its TACKLE patch too); the good one stays.
     assert_eq!(d.move_data(d.move_by_name("TACKLE").unwrap()).power, 35);
@@ -250,23 +260,9 @@ fn bad_content_is_one_error_per_problem_and_the_game_still_boots() {
 #[test]
 fn the_lua_clubhouse_is_walked_into_talked_to_twice_and_left() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/lua_mods/pallet-clubhouse");
-    let scenario = "walk down 3\n\
-        expect map PALLET_TOWN 2 7 down\n\
-        walk down 1\n\
-        walk right 2\n\
-        expect map PALLET_CLUBHOUSE 2 7 up\n\
-        section first talk\n\
-        walk up 2\n\
-        talk\n\
-        close\n\
-        expect flag EVENT_CLUBHOUSE_GOT_CANDY on\n\
-        section second talk\n\
-        talk\n\
-        close\n\
-        section leaving\n\
-        walk down 2\n\
-        expect map PALLET_TOWN 4 8 down\n";
-    let o = run(vec![dir], scenario);
+    // The same scenario file `pallet run --scenario` plays (script-host/tests/run_cli.rs).
+    let scenario = std::fs::read_to_string(dir.join("clubhouse.scn")).unwrap();
+    let o = run(vec![dir], &scenario);
     let t = &o.transcript;
     assert!(
         t.contains("[pallet-clubhouse] PALLET_TOWN has 4 warps"),

@@ -508,7 +508,8 @@ pub fn loader_check(version: GameVersion) -> (pallet_api::loader::ContentCheck, 
             *slot.borrow_mut() = None;
             problems
                 .into_iter()
-                .map(|p| (p.owner, format!("content: {}", p.message)))
+                // The loader frames these as `content: …` in the mod's row.
+                .map(|p| (p.owner, p.message))
                 .collect()
         }
     });
