@@ -106,3 +106,37 @@ pub trait DatasetsApi {
     /// or stale cache, `invalid_cache` for a cache that failed validation earlier.
     fn open(&self, version: &str) -> Result<Box<dyn DatasetView>, DatasetError>;
 }
+
+/// The `world` facade's methods: `(Rhai name, Lua name)`. One implementation
+/// (`pallet_engine::world_facade`) serves both hosts by the Rhai (snake_case) name.
+pub const WORLD_METHODS: &[(&str, &str)] = &[
+    ("current", "current"),
+    ("map_overview", "mapOverview"),
+    ("replace_block", "replaceBlock"),
+    ("queue_script", "queueScript"),
+    ("get_flag", "getFlag"),
+    ("set_flag", "setFlag"),
+    ("spawn_npc", "spawnNpc"),
+    ("remove_npc", "removeNpc"),
+    ("start_wild_battle", "startWildBattle"),
+    ("give_item", "giveItem"),
+    ("give_pokemon", "givePokemon"),
+];
+
+/// A refused `world` action: a stable reason string (the Lua engine's wording where it has
+/// one, e.g. `"a battle is already running"`, `"world is busy"`) and a readable message (with
+/// a did-you-mean for unknown ids). Lua renders `nil, reason`; Rhai throws `#{code, message}`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorldFailure {
+    pub reason: &'static str,
+    pub message: String,
+}
+
+impl WorldFailure {
+    pub fn new(reason: &'static str, message: impl Into<String>) -> WorldFailure {
+        WorldFailure {
+            reason,
+            message: message.into(),
+        }
+    }
+}

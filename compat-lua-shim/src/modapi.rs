@@ -377,6 +377,33 @@ impl UserData for World {
                 }
             },
         );
+        // The `world` facade (issue 17) under the Lua engine's names: one implementation in
+        // `pallet_engine::world_facade`; a refusal is `nil, reason, message`.
+        for &(name, lua_name) in pallet_api::facades::WORLD_METHODS {
+            methods.add_method(lua_name, move |lua, _, args: MultiValue| {
+                let mut values = Vec::with_capacity(args.len());
+                for a in args.iter() {
+                    match from_lua(a) {
+                        Ok(v) => values.push(v),
+                        Err(e) => {
+                            return Ok(MultiValue::from_iter([
+                                LuaValue::Nil,
+                                LuaValue::String(lua.create_string("invalid argument")?),
+                                LuaValue::String(lua.create_string(e.to_string())?),
+                            ]))
+                        }
+                    }
+                }
+                match pallet_engine::world_facade::call_lent(name, &values) {
+                    Ok(v) => Ok(MultiValue::from_iter([to_lua(lua, &v)?])),
+                    Err(f) => Ok(MultiValue::from_iter([
+                        LuaValue::Nil,
+                        LuaValue::String(lua.create_string(f.reason)?),
+                        LuaValue::String(lua.create_string(&f.message)?),
+                    ])),
+                }
+            });
+        }
     }
 }
 
@@ -530,10 +557,10 @@ pub fn build(m: &Rc<LuaMod>, manifest: &Manifest, path: &str) -> mlua::Result<Ta
         )?,
     )?;
     api.raw_set("content", content_table(lua, weak.clone())?)?;
-    api.raw_set(
-        "world",
-        table_of(lua, World, &["activeBlockAt"], "mod.world")?,
-    )?;
+    let world_methods: Vec<&str> = std::iter::once("activeBlockAt")
+        .chain(pallet_api::facades::WORLD_METHODS.iter().map(|m| m.1))
+        .collect();
+    api.raw_set("world", table_of(lua, World, &world_methods, "mod.world")?)?;
     api.raw_set(
         "checkpoints",
         table_of(

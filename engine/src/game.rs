@@ -178,6 +178,7 @@ impl Game {
         content: &crate::content::GameContent,
     ) -> Result<Game, GameError> {
         let mut game = Game::boot_with_content(version, seed, rt, content)?;
+        game.new_game_site();
         game.enter_overworld()?;
         Ok(game)
     }
@@ -201,6 +202,7 @@ impl Game {
     /// point) and emit `game.ready`.
     pub fn new_game(version: GameVersion, seed: u64, rt: Rc<Runtime>) -> Result<Game, GameError> {
         let mut game = Game::boot(version, seed, rt)?;
+        game.new_game_site();
         game.enter_overworld()?;
         Ok(game)
     }

@@ -1,5 +1,6 @@
 //! The game-level hook sites of the Lua engine's catalog (issue 17), a child module of
-//! `game`: `core.update` (once per tick), `trainer.before_battle`, `pokemon.give`. Guarded:
+//! `game`: `core.update` (once per tick), `trainer.before_battle`, `pokemon.give`,
+//! `save.new_game`. Guarded:
 //! with no subscriber each is its vanilla branch.
 
 use super::battle_mode::TrainerDef;
@@ -89,5 +90,115 @@ impl Game {
             return Some((gift.species, gift.level.clamp(1, 100)));
         }
         Some((species.to_owned(), level))
+    }
+
+    /// `save.new_game`: reshape the new-game skeleton (money, bag, PC items, start position,
+    /// flags) before the overworld starts. An answer the engine cannot honour (an unknown item
+    /// or map, a cell off the map, a bag over capacity) is refused and reported; the
+    /// cartridge's skeleton stands.
+    pub(super) fn new_game_site(&mut self) {
+        #[cfg(feature = "hook-sites")]
+        if self.rt.wants_hook::<hooks::SaveNewGame>() {
+            let state = new_game_state(&self.save);
+            let args = hooks::SaveNewGameArgs {
+                game: self.hook_game_info(),
+                save: state,
+            };
+            let rt = std::rc::Rc::clone(&self.rt);
+            let out = rt.call::<hooks::SaveNewGame>(args, |a| a.save.clone());
+            if let Err(why) = self.apply_new_game(out) {
+                rt.log(
+                    pallet_api::Level::Warn,
+                    None,
+                    format!("save.new_game: refused ({why}); the cartridge's new game stands"),
+                );
+            }
+        }
+    }
+
+    /// Validate and install a `save.new_game` answer (all or nothing).
+    #[cfg(feature = "hook-sites")]
+    fn apply_new_game(&mut self, out: hooks::NewGameState) -> Result<(), String> {
+        use crate::save::data::{ItemStack, BAG_CAPACITY, MAX_MONEY, PC_ITEM_CAPACITY};
+        if out.money > MAX_MONEY {
+            return Err(format!("money {} over {MAX_MONEY}", out.money));
+        }
+        let items = |rows: &[hooks::ItemCount], cap: usize, what: &str| {
+            if rows.len() > cap {
+                return Err(format!("{what} holds at most {cap} kinds"));
+            }
+            let mut out: Vec<ItemStack> = Vec::with_capacity(rows.len());
+            for r in rows {
+                let num = self
+                    .data
+                    .item_by_name(&r.id)
+                    .ok_or_else(|| format!("unknown item {:?}", r.id))?;
+                let id = self.data.item(num).id.to_owned();
+                match out.iter_mut().find(|s| s.id == id) {
+                    Some(s) => s.count = (s.count + r.count).min(99),
+                    None => out.push(ItemStack { id, count: r.count }),
+                }
+            }
+            Ok(out)
+        };
+        let inventory = items(&out.inventory, BAG_CAPACITY, "the bag")?;
+        let pc_items = items(&out.pc_items, PC_ITEM_CAPACITY, "the PC")?;
+        let p = &out.player;
+        let def = self
+            .maps
+            .get(&p.map)
+            .ok_or_else(|| format!("unknown map {:?}", p.map))?;
+        let (x, y) = (u32::try_from(p.x), u32::try_from(p.y));
+        let (Ok(x), Ok(y)) = (x, y) else {
+            return Err("negative start cell".into());
+        };
+        if x >= def.width * 2 || y >= def.height * 2 {
+            return Err(format!("cell {x},{y} is off {}", p.map));
+        }
+        let facing = match p.facing {
+            pallet_api::catalog::common::Direction::Up => crate::world::Direction::Up,
+            pallet_api::catalog::common::Direction::Down => crate::world::Direction::Down,
+            pallet_api::catalog::common::Direction::Left => crate::world::Direction::Left,
+            pallet_api::catalog::common::Direction::Right => crate::world::Direction::Right,
+        };
+        let save = &mut self.save;
+        save.money = out.money;
+        save.inventory = inventory;
+        save.pc_items = pc_items;
+        save.player.map = def.id.clone();
+        save.player.x = x as u16;
+        save.player.y = y as u16;
+        save.player.facing = facing;
+        // The start point is also the first heal point.
+        save.last_heal.map = def.id.clone();
+        save.last_heal.x = x as u16;
+        save.last_heal.y = y as u16;
+        save.flags = out.flags.into_iter().collect();
+        Ok(())
+    }
+}
+
+/// The parts of a new save `save.new_game` sees (detached).
+#[cfg(feature = "hook-sites")]
+fn new_game_state(save: &crate::save::SaveData) -> hooks::NewGameState {
+    let rows = |v: &[crate::save::data::ItemStack]| {
+        v.iter()
+            .map(|s| hooks::ItemCount {
+                id: s.id.clone(),
+                count: s.count,
+            })
+            .collect()
+    };
+    hooks::NewGameState {
+        money: save.money,
+        inventory: rows(&save.inventory),
+        pc_items: rows(&save.pc_items),
+        player: hooks::StartPosition {
+            map: save.player.map.clone(),
+            x: i32::from(save.player.x),
+            y: i32::from(save.player.y),
+            facing: crate::world::sites::api_dir(save.player.facing),
+        },
+        flags: save.flags.iter().cloned().collect(),
     }
 }

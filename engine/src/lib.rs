@@ -14,3 +14,4 @@ pub mod pokemon;
 pub mod rng;
 pub mod save;
 pub mod world;
+pub mod world_facade;

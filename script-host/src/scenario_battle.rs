@@ -36,8 +36,13 @@ pub enum BattleCmd {
     Switch(u8),
     Run,
     Auto,
+    /// `use ITEM [SLOT]`: use a bag item (in the running battle, else in the field) on party
+    /// slot SLOT (1-based; default 1 in battle, none in the field).
+    Use(String, Option<u8>),
     ExpectParty(usize),
     ExpectBoxed(usize),
+    /// `expect mon SLOT SPECIES [LEVEL]`: party slot SLOT (1-based) holds SPECIES (at LEVEL).
+    ExpectMon(u8, String, Option<i64>),
     /// `None`: no battle running.
     ExpectBattle(Option<String>),
 }
@@ -92,6 +97,26 @@ pub fn parse(w: &[&str]) -> Option<Result<BattleCmd, String>> {
         (Some("battle"), Some("run")) => arity(w, 2).map(|_| BattleCmd::Run),
         (Some("battle"), Some("auto")) => arity(w, 2).map(|_| BattleCmd::Auto),
         (Some("battle"), other) => Err(format!("unknown battle choice {other:?}")),
+        (Some("use"), _) => match w.len() {
+            2 => Ok(BattleCmd::Use(w[1].to_owned(), None)),
+            3 => num(w, 2, "party slot").map(|n| BattleCmd::Use(w[1].to_owned(), Some(n))),
+            _ => Err("`use` takes ITEM [SLOT]".to_string()),
+        },
+        (Some("expect"), Some("mon")) => match w.len() {
+            4 | 5 => (|| {
+                let level = if w.len() == 5 {
+                    Some(num(w, 4, "level")?)
+                } else {
+                    None
+                };
+                Ok(BattleCmd::ExpectMon(
+                    num(w, 2, "party slot")?,
+                    w[3].to_owned(),
+                    level,
+                ))
+            })(),
+            _ => Err("`expect mon` takes SLOT SPECIES [LEVEL]".to_string()),
+        },
         (Some("expect"), Some("party")) => {
             arity(w, 3).and_then(|_| Ok(BattleCmd::ExpectParty(num(w, 2, "count")?)))
         }
@@ -189,7 +214,10 @@ fn seek(game: &mut Game, d: Direction, choice: &BattleCmd, after: After) -> Resu
 pub fn is_expectation(cmd: &BattleCmd) -> bool {
     matches!(
         cmd,
-        BattleCmd::ExpectParty(_) | BattleCmd::ExpectBoxed(_) | BattleCmd::ExpectBattle(_)
+        BattleCmd::ExpectParty(_)
+            | BattleCmd::ExpectBoxed(_)
+            | BattleCmd::ExpectBattle(_)
+            | BattleCmd::ExpectMon(..)
     )
 }
 
@@ -287,6 +315,33 @@ fn run_cmd(game: &mut Game, cmd: &BattleCmd, after: After) -> Result<(), String>
                 choose(game, pick, after)?;
             }
             return Err("the battle did not end".into());
+        }
+        BattleCmd::Use(item, slot) => {
+            let target = slot.map(|s| s.saturating_sub(1));
+            if in_battle(game) {
+                game.battle_use_item(item, target.unwrap_or(0))
+                    .map_err(|e| e.to_string())?;
+            } else {
+                game.use_item(item, target).map_err(|e| e.to_string())?;
+            }
+        }
+        BattleCmd::ExpectMon(slot, species, level) => {
+            let got = game
+                .save
+                .party
+                .get(usize::from(slot.saturating_sub(1)))
+                .map(|m| (m.species.clone(), m.level));
+            let holds = got
+                .as_ref()
+                .is_some_and(|(s, l)| s == species && level.is_none_or(|want| want == *l));
+            if !holds {
+                return Err(format!(
+                    "expected {species}{} in party slot {slot}, found {}",
+                    level.map(|l| format!(" L{l}")).unwrap_or_default(),
+                    got.map(|(s, l)| format!("{s} L{l}"))
+                        .unwrap_or_else(|| "nothing".into())
+                ));
+            }
         }
         BattleCmd::ExpectParty(n) => {
             if game.save.party.len() != *n {

@@ -78,7 +78,8 @@ fn render() -> String {
         BattleChargeRequired => charge_required, EncounterSpecies => encounter_species,
         ScriptCommand => script_command, WorldTalk => world_talk,
         TrainerBeforeBattle => before_battle, PokemonGive => give, CoreUpdate => core_update,
-        MovementSpeed => movement_speed,
+        MovementSpeed => movement_speed, BattleCatchExp => catch_exp,
+        CatchNickname => nickname, EncounterTable => encounter_table, SaveNewGame => new_game,
     ]
     .into_iter()
     .collect();

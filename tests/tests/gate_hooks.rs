@@ -142,6 +142,10 @@ fn every_catalog_hook_is_a_no_op_without_subscribers() {
         gate::<hooks::PokemonGive>(samples::give()),
         gate::<hooks::CoreUpdate>(samples::core_update()),
         gate::<hooks::MovementSpeed>(samples::movement_speed()),
+        gate::<hooks::BattleCatchExp>(samples::catch_exp()),
+        gate::<hooks::CatchNickname>(samples::nickname()),
+        gate::<hooks::EncounterTable>(samples::encounter_table()),
+        gate::<hooks::SaveNewGame>(samples::new_game()),
     ]
     .into_iter()
     .collect();

@@ -24,18 +24,10 @@ use pallet_api::catalog;
 
 /// Catalog names whose engine site has not landed yet. Shrink-only: delete an entry when its
 /// site lands (this test tells you).
-const SITE_DEBT: &[&str] = &[
-    "event:save.created",
-    "event:save.loaded",
-    // The engine has no toggleable map objects yet (issue 17 item 3).
-    "event:world.object_toggled",
-];
+const SITE_DEBT: &[&str] = &["event:save.created", "event:save.loaded"];
 
 /// Catalog names no non-gate test exercises yet. Shrink-only.
-const COVERAGE_DEBT: &[&str] = &[
-    // No engine site yet (see SITE_DEBT): nothing to exercise but the gate.
-    "event:world.object_toggled",
-];
+const COVERAGE_DEBT: &[&str] = &[];
 
 /// Where sites live.
 /// Hosts (script-host, the Lua shim) relay hooks but raise none of their own, and their VMs

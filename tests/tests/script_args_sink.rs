@@ -85,6 +85,10 @@ fn every_catalog_hook_streams_the_same_arguments() {
         check::<hooks::PokemonGive>(samples::give()),
         check::<hooks::CoreUpdate>(samples::core_update()),
         check::<hooks::MovementSpeed>(samples::movement_speed()),
+        check::<hooks::BattleCatchExp>(samples::catch_exp()),
+        check::<hooks::CatchNickname>(samples::nickname()),
+        check::<hooks::EncounterTable>(samples::encounter_table()),
+        check::<hooks::SaveNewGame>(samples::new_game()),
     ]
     .into_iter()
     .collect();

@@ -169,6 +169,10 @@ macro_rules! with_catalog_hooks {
             PokemonGive,
             CoreUpdate,
             MovementSpeed,
+            BattleCatchExp,
+            CatchNickname,
+            EncounterTable,
+            SaveNewGame,
         ];
     };
 }

@@ -238,7 +238,7 @@ impl<R: BattleRng> Battle<R> {
 
     /// `GainExperience` for the fainted enemy: the shares (`battle.exp_award`), then each
     /// share's EXP. Stops at a learn prompt (see `prompt`).
-    fn award_exp(&mut self, rt: &Runtime) {
+    pub(crate) fn award_exp(&mut self, rt: &Runtime) {
         if self.link_rules {
             return; // no EXP in link battles
         }

@@ -126,6 +126,23 @@ impl ActiveMap {
         }
     }
 
+    /// Add an NPC to the live map only (a mod's runtime object: a reload drops it).
+    pub(super) fn add_npc(&mut self, npc: super::map::NpcDef) {
+        Arc::make_mut(&mut self.def).npcs.push(npc);
+    }
+
+    /// Remove the live map's NPC named `name` (the definition it was loaded from is untouched).
+    pub(super) fn remove_npc(&mut self, name: &str) -> bool {
+        let npcs = &mut Arc::make_mut(&mut self.def).npcs;
+        match npcs.iter().position(|n| n.name == name) {
+            Some(i) => {
+                npcs.remove(i);
+                true
+            }
+            None => false,
+        }
+    }
+
     #[cfg(test)]
     pub(crate) fn corrupt_storage_for_test(&mut self, f: impl FnOnce(&mut Vec<u32>)) {
         f(&mut self.blocks);

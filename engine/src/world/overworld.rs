@@ -588,7 +588,14 @@ impl Overworld {
             return true;
         }
         if kind.is_some_and(CellKind::is_grass) {
-            let encounter = match self.map.def().encounters.as_ref() {
+            let table = sites_hooks::encounter_table(
+                ctx.rt,
+                ctx.data,
+                self.map.id(),
+                (m.to_x, m.to_y),
+                self.map.def().encounters.as_ref(),
+            );
+            let encounter = match table.as_deref() {
                 Some(table) => sites::encounter_roll(ctx.rt, self.map.id(), table, ctx.rng),
                 None => None,
             }

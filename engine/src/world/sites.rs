@@ -25,7 +25,7 @@ pub(super) fn coord(v: u32) -> i32 {
 
 /// A facing as hooks see it.
 #[cfg(feature = "hook-sites")]
-pub(super) fn api_dir(d: super::types::Direction) -> pallet_api::catalog::common::Direction {
+pub(crate) fn api_dir(d: super::types::Direction) -> pallet_api::catalog::common::Direction {
     use super::types::Direction;
     use pallet_api::catalog::common::Direction as D;
     match d {

@@ -57,6 +57,19 @@ pub fn flag_changed(rt: &Runtime, name: &str, value: bool) {
     let _ = (rt, name, value);
 }
 
+/// `world.object_toggled`: a map object appeared or disappeared (a mod's runtime NPC).
+pub fn object_toggled(rt: &Runtime, map_id: &str, obj_name: &str, visible: bool) {
+    #[cfg(feature = "hook-sites")]
+    if rt.wants_event::<events::WorldObjectToggled>() {
+        rt.emit::<events::WorldObjectToggled>(events::WorldObjectToggledPayload {
+            map_id: map_id.to_owned(),
+            obj_name: obj_name.to_owned(),
+            visible,
+        });
+    }
+    let _ = (rt, map_id, obj_name, visible);
+}
+
 #[cfg(feature = "hook-sites")]
 fn script_ctx(source: &str, map_id: &str) -> events::ScriptRunContext {
     events::ScriptRunContext {

@@ -1,5 +1,5 @@
 //! The overworld hook sites of the Lua engine's catalog (issue 17): `world.talk`,
-//! `script.command`, `movement.speed`, `encounter.species`. Every site is
+//! `script.command`, `movement.speed`, `encounter.species`, `encounter.table`. Every site is
 //! `if rt.wants_hook::<H>() { build args; rt.call::<H>(args, vanilla) } else vanilla`; answers
 //! the engine cannot honour (an unknown species) are refused and reported, and vanilla stands.
 
@@ -168,4 +168,74 @@ pub(super) fn encounter_species(
     }
     let _ = (rt, data, map_id);
     enc
+}
+
+/// `encounter.table`: the table this grass step rolls on. Vanilla is the map's own (none:
+/// no roll). With a subscriber the chain sees the map's table (a map without one: rate 0, no
+/// slots) and may answer another; an answer naming a species the dataset does not know is
+/// refused and reported, and the map's table stands.
+pub(super) fn encounter_table<'t>(
+    rt: &Runtime,
+    data: &crate::data::Dataset,
+    map_id: &str,
+    at: (u32, u32),
+    table: Option<&'t super::map::EncounterTable>,
+) -> Option<std::borrow::Cow<'t, super::map::EncounterTable>> {
+    #[cfg(feature = "hook-sites")]
+    if rt.wants_hook::<hooks::EncounterTable>() {
+        use super::map::{EncounterSlot, EncounterTable};
+        let def = hooks::EncounterTableDef {
+            grass_rate: table.map_or(0, |t| t.grass_rate),
+            grass: table
+                .map(|t| {
+                    t.grass
+                        .iter()
+                        .map(|s| hooks::EncounterSlotDef {
+                            species: s.species.clone(),
+                            level: s.level,
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
+        };
+        let args = hooks::EncounterTableArgs {
+            table: def,
+            ctx: hooks::EncounterTableContext {
+                map_id: map_id.to_owned(),
+                terrain: "grass".to_owned(),
+                x: super::sites::coord(at.0),
+                y: super::sites::coord(at.1),
+                preview: false,
+            },
+        };
+        let out = rt.call::<hooks::EncounterTable>(args, |a| a.table.clone());
+        if let Some(bad) = out
+            .grass
+            .iter()
+            .find(|s| data.species_by_name(&s.species).is_none())
+        {
+            rt.log(
+                pallet_api::Level::Warn,
+                None,
+                format!(
+                    "encounter.table: refused unknown species {:?}; the map's table stands",
+                    bad.species
+                ),
+            );
+            return table.map(std::borrow::Cow::Borrowed);
+        }
+        return Some(std::borrow::Cow::Owned(EncounterTable {
+            grass_rate: out.grass_rate,
+            grass: out
+                .grass
+                .into_iter()
+                .map(|s| EncounterSlot {
+                    species: s.species,
+                    level: s.level,
+                })
+                .collect(),
+        }));
+    }
+    let _ = (rt, data, map_id, at);
+    table.map(std::borrow::Cow::Borrowed)
 }

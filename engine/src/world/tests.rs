@@ -906,3 +906,47 @@ fn encounter_roll_can_replace_the_vanilla_roll() {
         assert!(h.ow.take_encounter().is_none());
     }
 }
+
+#[test]
+fn encounter_table_feeds_the_roll_and_an_unknown_species_is_refused() {
+    let table = |species: &'static str| {
+        move |_: &mut pallet_api::Next<'_, hooks::EncounterTable>,
+              args: &hooks::EncounterTableArgs| {
+            assert_eq!(args.table.grass_rate, 25);
+            Ok(hooks::EncounterTableDef {
+                grass_rate: 255,
+                grass: vec![hooks::EncounterSlotDef {
+                    species: species.into(),
+                    level: 9,
+                }],
+            })
+        }
+    };
+    // Rate 255 with one slot: the cartridge's roll on the mod's table meets ABRA L9.
+    let rt = Rc::new(Runtime::new());
+    rt.wrap::<hooks::EncounterTable, _>("abra", 0, table("ABRA"));
+    let mut h = H::at(GameVersion::Red, "ROUTE_1", 2, 5, Down, &[], rt);
+    h.step(Input::Down);
+    h.until_idle(Input::None);
+    let enc = h.ow.take_encounter().expect("rate 255 encounters");
+    assert_eq!((enc.species.as_str(), enc.level), ("ABRA", 9));
+    // An unknown species: refused, the map's own table rolls (rate 25: few encounters, and
+    // only the map's species).
+    let rt = Rc::new(Runtime::new());
+    rt.wrap::<hooks::EncounterTable, _>("bad", 0, table("NOT_A_MON"));
+    let mut h = H::at(GameVersion::Red, "ROUTE_1", 2, 5, Down, &[], rt);
+    let mut met = 0;
+    for i in 0..60 {
+        h.step(if (i / 2) % 2 == 0 {
+            Input::Down
+        } else {
+            Input::Up
+        });
+        h.until_idle(Input::None);
+        if let Some(enc) = h.ow.take_encounter() {
+            assert_ne!(enc.species, "NOT_A_MON");
+            met += 1;
+        }
+    }
+    assert!(met < 30, "the map's rate, not 255: {met}");
+}

@@ -199,6 +199,33 @@ pub const HOOK_SHAPES: &[(&str, &[(&str, &str)])] = &[
             ("ctx", "#{dir: string, mapId: string, scripted: bool, surfing: bool}"),
         ],
     ),
+    (
+        "battle.catch_exp",
+        &[
+            ("ctx", "#{battle: #{kind: string, turn: int}, mon: #{level: int, species: string}}"),
+        ],
+    ),
+    (
+        "catch.nickname",
+        &[
+            ("mon", "#{level: int, species: string}"),
+            ("ctx", "#{battle: #{kind: string, trainerClass: string, trainerIndex: int, turn: int}, game: #{mapId: string, playthroughId: string, version: string}, name: string}"),
+        ],
+    ),
+    (
+        "encounter.table",
+        &[
+            ("table", "#{grass: [#{level: int, species: string}], grassRate: int}"),
+            ("ctx", "#{mapId: string, preview: bool, terrain: string, x: int, y: int}"),
+        ],
+    ),
+    (
+        "save.new_game",
+        &[
+            ("game", "#{mapId: string, playthroughId: string, version: string}"),
+            ("save", "#{flags: array, inventory: array, money: int, pcItems: [#{count: int, id: string}], player: #{facing: string, map: string, x: int, y: int}}"),
+        ],
+    ),
 ];
 
 /// `(event, payload shape)`.

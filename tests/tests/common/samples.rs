@@ -755,3 +755,84 @@ pub fn movement_speed() -> (hooks::MovementSpeedArgs, u32) {
         8,
     )
 }
+pub fn catch_exp() -> (hooks::BattleCatchExpArgs, bool) {
+    (
+        hooks::BattleCatchExpArgs {
+            ctx: hooks::CatchExpContext {
+                battle: BattleInfo {
+                    kind: BattleKind::Wild,
+                    trainer_class: None,
+                    trainer_index: None,
+                    turn: 2,
+                },
+                mon: mon(),
+            },
+        },
+        false,
+    )
+}
+pub fn nickname() -> (hooks::CatchNicknameArgs, hooks::NicknameChoice) {
+    (
+        hooks::CatchNicknameArgs {
+            mon: mon(),
+            ctx: hooks::NicknameContext {
+                battle: battle(),
+                name: "PIDGEY".into(),
+                game: game(),
+            },
+        },
+        hooks::NicknameChoice::Prompt(true),
+    )
+}
+pub fn encounter_table() -> (hooks::EncounterTableArgs, hooks::EncounterTableDef) {
+    let table = hooks::EncounterTableDef {
+        grass_rate: 25,
+        grass: vec![
+            hooks::EncounterSlotDef {
+                species: "PIDGEY".into(),
+                level: 3,
+            },
+            hooks::EncounterSlotDef {
+                species: "RATTATA".into(),
+                level: 3,
+            },
+        ],
+    };
+    (
+        hooks::EncounterTableArgs {
+            table: table.clone(),
+            ctx: hooks::EncounterTableContext {
+                map_id: "ROUTE_1".into(),
+                terrain: "grass".into(),
+                x: 10,
+                y: 20,
+                preview: false,
+            },
+        },
+        table,
+    )
+}
+pub fn new_game() -> (hooks::SaveNewGameArgs, hooks::NewGameState) {
+    let state = hooks::NewGameState {
+        money: 3000,
+        inventory: vec![],
+        pc_items: vec![hooks::ItemCount {
+            id: "POTION".into(),
+            count: 1,
+        }],
+        player: hooks::StartPosition {
+            map: "REDS_HOUSE_2F".into(),
+            x: 3,
+            y: 6,
+            facing: Direction::Up,
+        },
+        flags: vec![],
+    };
+    (
+        hooks::SaveNewGameArgs {
+            game: game(),
+            save: state.clone(),
+        },
+        state,
+    )
+}

@@ -1,4 +1,5 @@
-//! Pokémon hooks: `catch.party_full`, `catch.rate`, `exp.gain`, `evolution.check`.
+//! Pokémon hooks: `catch.party_full`, `catch.rate`, `exp.gain`, `evolution.check`,
+//! `battle.catch_exp`, `catch.nickname`.
 
 use serde::{Deserialize, Serialize};
 
@@ -212,5 +213,101 @@ impl ScriptHook for EvolutionCheck {
     const RESULT_RULE: &'static str = "truthy evolves";
     fn out_from_value(value: Value) -> Result<bool, ValueError> {
         Ok(value.truthy())
+    }
+}
+
+// ----- battle.catch_exp ----------------------------------------------------------------------
+
+/// `ctx` of `battle.catch_exp`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CatchExpContext {
+    pub battle: BattleInfo,
+    /// The caught mon (detached).
+    #[serde(default)]
+    pub mon: Record,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BattleCatchExpArgs {
+    pub ctx: CatchExpContext,
+}
+arg_list!(BattleCatchExpArgs { ctx });
+
+/// `battle.catch_exp` — does a catch award EXP as if the mon had fainted? Gen 1 awards none:
+/// vanilla answers `false`; a truthy answer runs the defeat's EXP award (shares, `exp.gain`).
+pub struct BattleCatchExp;
+
+impl Hook for BattleCatchExp {
+    const NAME: &'static str = "battle.catch_exp";
+    const ID: HookId = HookId(27);
+    type Args = BattleCatchExpArgs;
+    type Out = bool;
+}
+
+impl ScriptHook for BattleCatchExp {
+    const SIGNATURE: &'static str = "(next, ctx) -> boolean";
+    const RESULT_RULE: &'static str = "truthy awards the defeat's EXP to the participants; falsy \
+         awards none (the cartridge)";
+    fn out_from_value(value: Value) -> Result<bool, ValueError> {
+        Ok(value.truthy())
+    }
+}
+
+// ----- catch.nickname ------------------------------------------------------------------------
+
+/// `ctx` of `catch.nickname`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NicknameContext {
+    pub battle: BattleInfo,
+    /// The display (species) name.
+    pub name: String,
+    pub game: GameInfo,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CatchNicknameArgs {
+    /// The caught mon (detached).
+    #[serde(default)]
+    pub mon: Record,
+    pub ctx: NicknameContext,
+}
+arg_list!(CatchNicknameArgs { mon, ctx });
+
+/// Cartridge nickname limit (characters).
+pub const NICKNAME_LIMIT: usize = 10;
+
+/// What `catch.nickname` answers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum NicknameChoice {
+    /// `true`: offer the nickname prompt (vanilla); `false`: no prompt, the species name stays.
+    Prompt(bool),
+    /// No prompt: this nickname (already cut to [`NICKNAME_LIMIT`]; empty names nothing).
+    Name(String),
+}
+
+/// `catch.nickname` — after a catch, before the mon is stored: offer the nickname prompt
+/// (vanilla, `true`), skip it (`false`), or name the mon (a string, cut to 10 characters).
+pub struct CatchNickname;
+
+impl Hook for CatchNickname {
+    const NAME: &'static str = "catch.nickname";
+    const ID: HookId = HookId(28);
+    type Args = CatchNicknameArgs;
+    type Out = NicknameChoice;
+}
+
+impl ScriptHook for CatchNickname {
+    const SIGNATURE: &'static str = "(next, mon, ctx) -> boolean | string";
+    const RESULT_RULE: &'static str = "exactly `false` skips the prompt; a string names the mon \
+         (cut to 10 characters; empty names nothing); anything else offers the prompt";
+    fn out_from_value(value: Value) -> Result<NicknameChoice, ValueError> {
+        Ok(match value {
+            Value::Bool(false) => NicknameChoice::Prompt(false),
+            Value::Str(s) => NicknameChoice::Name(s.chars().take(NICKNAME_LIMIT).collect()),
+            _ => NicknameChoice::Prompt(true),
+        })
     }
 }

@@ -1,5 +1,5 @@
 //! Overworld hooks: `map.occupancy_allowed`, `movement.collision`, `warp.destination`,
-//! `encounter.roll`.
+//! `encounter.roll`, `encounter.table`.
 
 use serde::{Deserialize, Serialize};
 
@@ -265,5 +265,94 @@ impl ScriptHook for EncounterRoll {
         };
         let level = int_in(value.get("level").unwrap_or(&Value::Nil), 1, 100, "level")? as u8;
         Ok(Some(Encounter { species, level }))
+    }
+}
+
+// ----- encounter.table -----------------------------------------------------------------------
+
+/// One slot of a wild encounter table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EncounterSlotDef {
+    pub species: String,
+    pub level: u8,
+}
+
+/// A wild encounter table as `encounter.table` sees and answers it (the `encDef` shape of
+/// `encounter.roll`): the rate out of 256 and up to ten weighted slots.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EncounterTableDef {
+    pub grass_rate: u8,
+    pub grass: Vec<EncounterSlotDef>,
+}
+
+/// Most slots a Gen 1 table has.
+pub const ENCOUNTER_SLOTS: usize = 10;
+
+/// `ctx` of `encounter.table`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EncounterTableContext {
+    pub map_id: String,
+    /// `"grass"` (the engine's only terrain with encounters).
+    pub terrain: String,
+    /// Player cell coordinates.
+    pub x: i32,
+    pub y: i32,
+    /// `true` when the table is only previewed (no roll follows).
+    pub preview: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EncounterTableArgs {
+    /// The map's table (a map without one: rate 0, no slots).
+    pub table: EncounterTableDef,
+    pub ctx: EncounterTableContext,
+}
+arg_list!(EncounterTableArgs { table, ctx });
+
+/// `encounter.table` — the wild table the roll of this step uses. Vanilla returns the map's
+/// table; the answer is validated (species unknown to the dataset are refused at the site).
+pub struct EncounterTable;
+
+impl Hook for EncounterTable {
+    const NAME: &'static str = "encounter.table";
+    const ID: HookId = HookId(29);
+    type Args = EncounterTableArgs;
+    type Out = EncounterTableDef;
+}
+
+impl ScriptHook for EncounterTable {
+    const SIGNATURE: &'static str = "(next, table, ctx) -> table";
+    const RESULT_RULE: &'static str = "{grassRate = 0..255, grass = up to 10 {species = id, \
+         level = 1..100}}; anything else fails the link, an unknown species is refused at the site";
+    fn out_from_value(value: Value) -> Result<EncounterTableDef, ValueError> {
+        let grass_rate = int_in(
+            value.get("grassRate").unwrap_or(&Value::Nil),
+            0,
+            255,
+            "grassRate",
+        )? as u8;
+        let rows = match value.get("grass") {
+            Some(Value::List(rows)) => rows.as_slice(),
+            Some(Value::Map(m)) if m.is_empty() => &[],
+            _ => return Err(ValueError::new("encounter table needs a grass slot list")),
+        };
+        if rows.len() > ENCOUNTER_SLOTS {
+            return Err(ValueError::new(format!(
+                "encounter table has {} slots, at most {ENCOUNTER_SLOTS}",
+                rows.len()
+            )));
+        }
+        let mut grass = Vec::with_capacity(rows.len());
+        for row in rows {
+            let species = match row.get("species") {
+                Some(Value::Str(s)) if !s.is_empty() => s.clone(),
+                _ => return Err(ValueError::new("encounter slot needs a species id")),
+            };
+            let level = int_in(row.get("level").unwrap_or(&Value::Nil), 1, 100, "level")? as u8;
+            grass.push(EncounterSlotDef { species, level });
+        }
+        Ok(EncounterTableDef { grass_rate, grass })
     }
 }

@@ -7,8 +7,9 @@ use pallet_api::catalog::common::{BattleInfo, BattleKind as ApiBattleKind, GameI
 use pallet_api::catalog::events::{CatchDestination, PokemonCaught, PokemonCaughtPayload};
 #[cfg(feature = "hook-sites")]
 use pallet_api::catalog::hooks::{
+    BattleCatchExp, BattleCatchExpArgs, CatchExpContext, CatchNickname, CatchNicknameArgs,
     CatchOptions, CatchOutcome, CatchPartyFull, CatchPartyFullArgs, CatchRate, CatchRateArgs,
-    PartyFullContext,
+    NicknameChoice, NicknameContext, PartyFullContext,
 };
 use pallet_api::{Runtime, Value};
 
@@ -164,7 +165,15 @@ impl<R: BattleRng> Battle<R> {
     /// Reference §6.1 `storeCaughtMon`: Pokédex, party or box (or a mod's custody),
     /// `pokemon.caught`, result "caught".
     pub(crate) fn store_caught_mon(&mut self, rt: &Runtime, ball: Ball) {
-        let mon = self.caught_mon();
+        let mut mon = self.caught_mon();
+        // `battle.catch_exp`: Gen 1 awards no EXP for a catch; a mod may award the defeat's.
+        if self.catch_exp_site(rt, &mon) {
+            let before = self.phase;
+            self.award_exp(rt);
+            // A learn prompt cannot be answered in a finished battle: the move is not learned
+            // (as if the player declined), the remaining shares are not paid.
+            self.drop_learn_prompt(before);
+        }
         let who = self.who(Side::Enemy);
         let species_id = self
             .data
@@ -185,22 +194,28 @@ impl<R: BattleRng> Battle<R> {
         }
         let player = Side::Player.idx();
         let (destination, box_no) = if self.sides[player].party.len() < PARTY_CAPACITY {
+            let offer = self.nickname_site(rt, &mut mon);
             self.sides[player].party.push(mon.clone());
-            self.push(Row::Text(Msg::Capture(CaptureMsg::NicknameOffer {
-                mon: who,
-            })));
+            if offer {
+                self.push(Row::Text(Msg::Capture(CaptureMsg::NicknameOffer {
+                    mon: who,
+                })));
+            }
             (Destination::Party, None)
         } else {
             match self.party_full_destination(rt, &mon) {
                 Destination::Mod => (Destination::Mod, None),
                 _ => {
+                    let offer = self.nickname_site(rt, &mut mon);
                     let store = self.capture_store.get_or_insert_with(Default::default);
                     let met_bill = store.met_bill;
                     match store.boxes.deposit(mon.clone()) {
                         Ok(n) => {
-                            self.push(Row::Text(Msg::Capture(CaptureMsg::NicknameOffer {
-                                mon: who,
-                            })));
+                            if offer {
+                                self.push(Row::Text(Msg::Capture(CaptureMsg::NicknameOffer {
+                                    mon: who,
+                                })));
+                            }
                             self.push(Row::Text(Msg::Capture(CaptureMsg::Transferred {
                                 mon: who,
                                 bill: met_bill,
@@ -263,6 +278,60 @@ impl<R: BattleRng> Battle<R> {
         }
         let _ = (rt, mon);
         Destination::Box
+    }
+
+    /// A learn prompt raised by the catch's EXP award is dropped (the battle finishes now).
+    fn drop_learn_prompt(&mut self, before: super::super::Phase) {
+        if self.phase == super::super::Phase::Prompt {
+            self.pending = None;
+            self.phase = before;
+        }
+    }
+
+    /// `battle.catch_exp`: does this catch award EXP? Vanilla (Gen 1): no.
+    fn catch_exp_site(&self, rt: &Runtime, mon: &Pokemon) -> bool {
+        #[cfg(feature = "hook-sites")]
+        if rt.wants_hook::<BattleCatchExp>() {
+            let ctx = CatchExpContext {
+                battle: self.capture_battle_info(),
+                mon: self.detached_mon(mon),
+            };
+            return rt.call::<BattleCatchExp>(BattleCatchExpArgs { ctx }, |_| false);
+        }
+        let _ = (rt, mon);
+        false
+    }
+
+    /// `catch.nickname` (reference `offerNickname`): whether the nickname prompt is offered.
+    /// `false` keeps the species name; a string names the mon (cut to 10 characters by the
+    /// result rule; empty names nothing). Vanilla: the prompt.
+    fn nickname_site(&self, rt: &Runtime, mon: &mut Pokemon) -> bool {
+        #[cfg(feature = "hook-sites")]
+        if rt.wants_hook::<CatchNickname>() {
+            let args = CatchNicknameArgs {
+                mon: self.detached_mon(mon),
+                ctx: NicknameContext {
+                    battle: self.capture_battle_info(),
+                    name: mon.display_name(self.data).to_string(),
+                    game: self.capture_game_info(),
+                },
+            };
+            return match rt.call::<CatchNickname>(args, |_| NicknameChoice::Prompt(true)) {
+                NicknameChoice::Prompt(offer) => offer,
+                NicknameChoice::Name(name) => {
+                    let name: String = name
+                        .chars()
+                        .take(pallet_api::catalog::hooks::NICKNAME_LIMIT)
+                        .collect();
+                    if !name.is_empty() {
+                        mon.nickname = Some(name);
+                    }
+                    false
+                }
+            };
+        }
+        let _ = (rt, mon);
+        true
     }
 
     // ----- detached views for hook contexts and payloads (built only behind a guard) -----

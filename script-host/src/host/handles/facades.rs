@@ -11,6 +11,14 @@
 //!   `#{code, message}` with the RFC codes; outside a lending scope they answer `script_busy`
 //!   (inside a battle round: `battle_phase_busy`, kind `battle`).
 //!
+//! * `world.current()`, `.map_overview()`, `.replace_block(bx, by, block)`,
+//!   `.queue_script(rows)`, `.get_flag(name)` / `.set_flag(name[, value])`,
+//!   `.spawn_npc(mapId, def)` / `.remove_npc(id)`, `.start_wild_battle(species, level)`,
+//!   `.give_item(item[, count])`, `.give_pokemon(species, level)` (issue 17) — semantic
+//!   actions of `pallet_engine::world_facade` on the game lent at a safe point; refusals throw
+//!   `#{code, message}` with the stable reason (`"world is busy"`, `"a battle is already
+//!   running"`, `"unknown species"`, …).
+//!
 //! The `datasets` handle (RFC 0015) lives in [`super::datasets`].
 
 use pallet_api::access::current_world;
@@ -89,8 +97,77 @@ fn not_lent() -> Box<EvalAltResult> {
     }
 }
 
+/// A `world` facade method (issue 17) by its snake_case name: one implementation in
+/// `pallet_engine::world_facade`; a refusal throws `#{code, message}` with the stable reason.
+fn world_call(method: &str, args: &[Dynamic]) -> Result<Dynamic, Box<EvalAltResult>> {
+    let mut values = Vec::with_capacity(args.len());
+    for a in args {
+        values.push(from_dynamic(a).map_err(|e| api_error("invalid argument", e.to_string()))?);
+    }
+    pallet_engine::world_facade::call_lent(method, &values)
+        .map(|v| to_dynamic(&v))
+        .map_err(|f| api_error(f.reason, f.message))
+}
+
+type R = Result<Dynamic, Box<EvalAltResult>>;
+
+fn register_world(engine: &mut Engine) {
+    engine.register_fn("current", |_: &mut World| -> R {
+        world_call("current", &[])
+    });
+    engine.register_fn("map_overview", |_: &mut World| -> R {
+        world_call("map_overview", &[])
+    });
+    engine.register_fn(
+        "replace_block",
+        |_: &mut World, x: Dynamic, y: Dynamic, b: Dynamic| -> R {
+            world_call("replace_block", &[x, y, b])
+        },
+    );
+    engine.register_fn("queue_script", |_: &mut World, rows: Dynamic| -> R {
+        world_call("queue_script", &[rows])
+    });
+    engine.register_fn("get_flag", |_: &mut World, name: Dynamic| -> R {
+        world_call("get_flag", &[name])
+    });
+    engine.register_fn("set_flag", |_: &mut World, name: Dynamic| -> R {
+        world_call("set_flag", &[name])
+    });
+    engine.register_fn(
+        "set_flag",
+        |_: &mut World, name: Dynamic, v: Dynamic| -> R { world_call("set_flag", &[name, v]) },
+    );
+    engine.register_fn(
+        "spawn_npc",
+        |_: &mut World, map: Dynamic, def: Dynamic| -> R { world_call("spawn_npc", &[map, def]) },
+    );
+    engine.register_fn("remove_npc", |_: &mut World, id: Dynamic| -> R {
+        world_call("remove_npc", &[id])
+    });
+    engine.register_fn(
+        "start_wild_battle",
+        |_: &mut World, species: Dynamic, level: Dynamic| -> R {
+            world_call("start_wild_battle", &[species, level])
+        },
+    );
+    engine.register_fn("give_item", |_: &mut World, item: Dynamic| -> R {
+        world_call("give_item", &[item])
+    });
+    engine.register_fn(
+        "give_item",
+        |_: &mut World, item: Dynamic, n: Dynamic| -> R { world_call("give_item", &[item, n]) },
+    );
+    engine.register_fn(
+        "give_pokemon",
+        |_: &mut World, species: Dynamic, level: Dynamic| -> R {
+            world_call("give_pokemon", &[species, level])
+        },
+    );
+}
+
 pub fn register(engine: &mut Engine) {
     engine.register_type_with_name::<World>("World");
+    register_world(engine);
     engine.register_fn(
         "active_block_at",
         |_: &mut World, m: Dynamic, x: Dynamic, y: Dynamic| active_block_at(&m, &x, &y),

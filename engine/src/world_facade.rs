@@ -1,0 +1,492 @@
+//! The `world` facade (`mod.world`): one implementation of every method for both script hosts
+//! (Rhai calls it by the snake_case name, the Lua shim by the Lua engine's camelCase name via
+//! [`pallet_api::facades::WORLD_METHODS`]).
+//!
+//! Each method is a **semantic action** on a [`Game`] the engine lends at a safe point
+//! ([`crate::checkpoint::lend`]: `game.ready`, a `pallet run` `signal`, a play-session
+//! signal): its arguments are validated (unknown ids get a did-you-mean), it is refused with a
+//! stable reason at an unsafe moment, and what it returns is a copy — never a handle on live
+//! state. Outside a safe point (a hook or event dispatched mid-tick) there is no game to act
+//! on, and the call is refused the way `checkpoints` refuses it: `"a battle is already
+//! running"` inside a battle round, else `"world is busy"`.
+
+use std::collections::BTreeMap;
+
+use pallet_api::facades::{block_coordinate, WorldFailure};
+use pallet_api::Value;
+
+use crate::checkpoint::lend::{unsettled_refusal, with_lent};
+use crate::game::{Game, Mode};
+use crate::world::{BusyState, Direction, ScriptRow};
+
+pub const NO_OVERWORLD: &str = "no overworld";
+pub const BATTLE_RUNNING: &str = "a battle is already running";
+pub const WORLD_BUSY: &str = "world is busy";
+pub const SCRIPT_RUNNING: &str = "a script is already running";
+pub const MID_WARP: &str = "the world is mid-warp";
+pub const UNKNOWN_SPECIES: &str = "unknown species";
+pub const BAD_LEVEL: &str = "level must be a whole number 1..100";
+pub const NO_HEALTHY_PARTY: &str = "no healthy party";
+pub const UNKNOWN_ITEM: &str = "unknown item";
+pub const BAD_COUNT: &str = "count must be a whole number 1..99";
+pub const BAG_FULL: &str = "bag is full";
+pub const NO_ROOM: &str = "no room for the pokemon";
+pub const UNKNOWN_MAP: &str = "unknown map";
+pub const MAP_NOT_LIVE: &str = "map is not live";
+pub const INVALID_FLAG: &str = "invalid flag name";
+pub const INVALID_SCRIPT: &str = "invalid script";
+pub const INVALID_NPC: &str = "invalid npc";
+pub const INVALID_BLOCK: &str = "invalid block";
+pub const UNKNOWN_METHOD: &str = "unknown method";
+
+fn fail(reason: &'static str, message: impl Into<String>) -> WorldFailure {
+    WorldFailure::new(reason, message)
+}
+
+/// Call `method` (snake_case) on the game lent right now; refused outside a safe point.
+pub fn call_lent(method: &str, args: &[Value]) -> Result<Value, WorldFailure> {
+    with_lent(|lent| match lent {
+        Some(l) => call(l.game, method, args),
+        None => Err(outside_safe_point()),
+    })
+}
+
+/// The refusal outside a lending scope.
+pub fn outside_safe_point() -> WorldFailure {
+    match unsettled_refusal() {
+        Some(_) => fail(
+            BATTLE_RUNNING,
+            "the world cannot act while a battle round is being resolved",
+        ),
+        None => fail(
+            WORLD_BUSY,
+            "the world acts only at safe points (game.ready, a signal between ticks); \
+             not from inside a hook or event dispatched mid-tick",
+        ),
+    }
+}
+
+/// Call `method` (snake_case) on `game`.
+pub fn call(game: &mut Game, method: &str, args: &[Value]) -> Result<Value, WorldFailure> {
+    let arg = |i: usize| args.get(i).unwrap_or(&Value::Nil);
+    match method {
+        "current" => current(game),
+        "map_overview" => map_overview(game),
+        "replace_block" => replace_block(game, arg(0), arg(1), arg(2)),
+        "queue_script" => queue_script(game, arg(0)),
+        "get_flag" => get_flag(game, arg(0)),
+        "set_flag" => set_flag(game, arg(0), arg(1)),
+        "spawn_npc" => spawn_npc(game, arg(0), arg(1)),
+        "remove_npc" => remove_npc(game, arg(0)),
+        "start_wild_battle" => start_wild_battle(game, arg(0), arg(1)),
+        "give_item" => give_item(game, arg(0), arg(1)),
+        "give_pokemon" => give_pokemon(game, arg(0), arg(1)),
+        other => Err(fail(
+            UNKNOWN_METHOD,
+            format!("world has no method {other:?}"),
+        )),
+    }
+}
+
+// ----- shared checks -------------------------------------------------------------------------
+
+fn facing_str(d: Direction) -> &'static str {
+    match d {
+        Direction::Up => "up",
+        Direction::Down => "down",
+        Direction::Left => "left",
+        Direction::Right => "right",
+    }
+}
+
+fn need_overworld(game: &Game) -> Result<(), WorldFailure> {
+    if game.overworld().is_none() {
+        return Err(fail(NO_OVERWORLD, "there is no overworld right now"));
+    }
+    Ok(())
+}
+
+/// The world may change: an overworld, no battle, and (when `idle`) nothing in progress.
+fn need_settled(game: &Game, idle: bool) -> Result<(), WorldFailure> {
+    need_overworld(game)?;
+    if game.mode == Mode::Battle {
+        return Err(fail(
+            BATTLE_RUNNING,
+            "the world waits for the battle to end",
+        ));
+    }
+    if idle {
+        if let Some(b) = game.busy() {
+            return Err(fail(
+                WORLD_BUSY,
+                format!("the overworld is busy ({})", b.as_str()),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `" (did you mean \"PIDGEY\"?)"` for the closest id, or `""`.
+fn did_you_mean<'a>(query: &str, ids: impl Iterator<Item = &'a str>) -> String {
+    let q = query.to_ascii_uppercase();
+    let best = ids
+        .map(|id| (strsim::jaro_winkler(&q, id), id))
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    match best {
+        Some((score, id)) if score >= 0.8 => format!(" (did you mean \"{id}\"?)"),
+        _ => String::new(),
+    }
+}
+
+fn string_arg<'v>(v: &'v Value, reason: &'static str, what: &str) -> Result<&'v str, WorldFailure> {
+    match v {
+        Value::Str(s) if !s.is_empty() => Ok(s),
+        other => Err(fail(
+            reason,
+            format!(
+                "{what} must be a non-empty string, got {}",
+                other.type_name()
+            ),
+        )),
+    }
+}
+
+fn species_arg(game: &Game, v: &Value) -> Result<String, WorldFailure> {
+    let name = string_arg(v, UNKNOWN_SPECIES, "species")?;
+    let data = game.data();
+    match data.species_by_name(name) {
+        Some(id) => Ok(data.species(id).id.to_owned()),
+        None => Err(fail(
+            UNKNOWN_SPECIES,
+            format!(
+                "unknown species {name:?}{}",
+                did_you_mean(name, data.species.iter().map(|s| s.id))
+            ),
+        )),
+    }
+}
+
+fn level_arg(v: &Value) -> Result<u8, WorldFailure> {
+    match v.as_exact_int() {
+        Some(l) if (1..=100).contains(&l) => Ok(l as u8),
+        _ => Err(fail(BAD_LEVEL, format!("level {v:?} is not 1..100"))),
+    }
+}
+
+// ----- reads ---------------------------------------------------------------------------------
+
+/// `current()` → `{mapId, x, y, facing, surfing}` (a copy).
+fn current(game: &Game) -> Result<Value, WorldFailure> {
+    need_overworld(game)?;
+    let ow = game.overworld().expect("checked");
+    let p = ow.player();
+    Ok(Value::map([
+        ("mapId", Value::from(ow.map_id())),
+        ("x", Value::Int(p.x.into())),
+        ("y", Value::Int(p.y.into())),
+        ("facing", Value::from(facing_str(p.facing))),
+        ("surfing", Value::Bool(p.surfing)),
+    ]))
+}
+
+/// `map_overview()` → `{mapId, width, height, rows, markers}`: one string per cell row (`+`
+/// warp, `~` water, `.` walkable, space blocked) and `{kind = "warp", x, y}` markers.
+fn map_overview(game: &Game) -> Result<Value, WorldFailure> {
+    need_overworld(game)?;
+    let ow = game.overworld().expect("checked");
+    let map = ow.map();
+    let def = map.def();
+    let (w, h) = (def.cell_width(), def.cell_height());
+    let rows = (0..h)
+        .map(|y| {
+            let row: String = (0..w)
+                .map(|x| {
+                    if def.warp_at(x, y).is_some() {
+                        '+'
+                    } else {
+                        match map.cell_kind(x.into(), y.into()) {
+                            Some(k) if k.is_water() => '~',
+                            Some(k) if k.walkable() => '.',
+                            _ => ' ',
+                        }
+                    }
+                })
+                .collect();
+            Value::Str(row)
+        })
+        .collect();
+    let markers = def
+        .warps
+        .iter()
+        .map(|wp| {
+            Value::map([
+                ("kind", Value::from("warp")),
+                ("x", Value::Int(wp.x.into())),
+                ("y", Value::Int(wp.y.into())),
+            ])
+        })
+        .collect();
+    Ok(Value::map([
+        ("mapId", Value::from(def.id.as_str())),
+        ("width", Value::Int(w.into())),
+        ("height", Value::Int(h.into())),
+        ("rows", Value::List(rows)),
+        ("markers", Value::List(markers)),
+    ]))
+}
+
+fn get_flag(game: &Game, name: &Value) -> Result<Value, WorldFailure> {
+    let name = string_arg(name, INVALID_FLAG, "flag name")?;
+    Ok(Value::Bool(game.flag(name)))
+}
+
+// ----- actions -------------------------------------------------------------------------------
+
+/// `replace_block(bx, by, block)`: the active map only (runtime; emits `world.block_replaced`).
+fn replace_block(
+    game: &mut Game,
+    bx: &Value,
+    by: &Value,
+    block: &Value,
+) -> Result<Value, WorldFailure> {
+    need_settled(game, false)?;
+    let coord = |v: &Value| {
+        block_coordinate(v)
+            .map_err(|e| fail(e.as_str(), "block coordinates must be finite integers"))
+    };
+    let (bx, by) = (coord(bx)?, coord(by)?);
+    let block = match block.as_exact_int() {
+        Some(b) if b >= 0 => b,
+        _ => return Err(fail(INVALID_BLOCK, "a block id is a non-negative integer")),
+    };
+    let (w, h) = game.overworld().expect("checked").map().dims();
+    let in_range = |v: i64, n: u32| u32::try_from(v).ok().filter(|&v| v < n);
+    let (Some(bx), Some(by)) = (in_range(bx, w), in_range(by, h)) else {
+        return Err(fail(
+            "block coordinates out of bounds",
+            format!("block ({bx}, {by}) is outside the {w}x{h} map"),
+        ));
+    };
+    let block = u32::try_from(block).map_err(|_| fail(INVALID_BLOCK, "block id too large"))?;
+    match game.with_world(|ow, ctx| ow.replace_block(bx, by, block, ctx)) {
+        Some(Ok(())) => Ok(Value::Bool(true)),
+        Some(Err(e)) => Err(fail(INVALID_BLOCK, e)),
+        None => Err(fail(NO_OVERWORLD, "there is no overworld right now")),
+    }
+}
+
+/// `queue_script(rows)`: rows as data (`{cmd = "text", text = …}`, …), refused while a script
+/// runs.
+fn queue_script(game: &mut Game, rows: &Value) -> Result<Value, WorldFailure> {
+    need_settled(game, false)?;
+    let ow = game.overworld().expect("checked");
+    if ow.runner().busy() {
+        return Err(fail(SCRIPT_RUNNING, "another script is running"));
+    }
+    if ow.busy() == Some(BusyState::Transition) {
+        return Err(fail(WORLD_BUSY, "the world is mid-warp"));
+    }
+    let list = match rows {
+        Value::List(l) if !l.is_empty() => l,
+        _ => return Err(fail(INVALID_SCRIPT, "a script is a non-empty list of rows")),
+    };
+    let mut parsed = Vec::with_capacity(list.len());
+    for (i, row) in list.iter().enumerate() {
+        let row: ScriptRow = pallet_api::value::from_value(row.clone())
+            .map_err(|e| fail(INVALID_SCRIPT, format!("row {}: {e}", i + 1)))?;
+        parsed.push(row);
+    }
+    game.queue_script("world.queue_script", parsed)
+        .map_err(|e| fail(SCRIPT_RUNNING, e.to_string()))?;
+    Ok(Value::Bool(true))
+}
+
+/// `set_flag(name, value)`: raises `flag.changed` on a real change.
+fn set_flag(game: &mut Game, name: &Value, value: &Value) -> Result<Value, WorldFailure> {
+    let name = string_arg(name, INVALID_FLAG, "flag name")?.to_owned();
+    need_settled(game, false)?;
+    let on = match value {
+        Value::Nil => true,
+        other => other.truthy(),
+    };
+    game.set_flag(&name, on);
+    Ok(Value::Bool(on))
+}
+
+/// `spawn_npc(mapId, {name, x, y, facing?, text?})` → the NPC's id (its name). The active map
+/// only; raises `world.object_toggled`.
+fn spawn_npc(game: &mut Game, map_id: &Value, def: &Value) -> Result<Value, WorldFailure> {
+    need_settled(game, true)?;
+    let map_id = string_arg(map_id, UNKNOWN_MAP, "map id")?;
+    let active = game.overworld().expect("checked").map_id().to_owned();
+    if map_id != active {
+        if game.maps().get(map_id).is_none() {
+            return Err(fail(
+                UNKNOWN_MAP,
+                format!(
+                    "unknown map {map_id:?}{}",
+                    did_you_mean(map_id, game.maps().maps.keys().map(String::as_str))
+                ),
+            ));
+        }
+        return Err(fail(
+            MAP_NOT_LIVE,
+            format!("{map_id} is not the active map ({active})"),
+        ));
+    }
+    let name = string_arg(
+        def.get("name").unwrap_or(&Value::Nil),
+        INVALID_NPC,
+        "npc name",
+    )?
+    .to_owned();
+    let cell = |k: &str| {
+        def.get(k)
+            .and_then(Value::as_exact_int)
+            .and_then(|v| u32::try_from(v).ok())
+            .ok_or_else(|| {
+                fail(
+                    INVALID_NPC,
+                    format!("npc {k} must be a non-negative integer"),
+                )
+            })
+    };
+    let (x, y) = (cell("x")?, cell("y")?);
+    let facing = match def.get("facing").and_then(Value::as_str) {
+        None | Some("down") => Direction::Down,
+        Some("up") => Direction::Up,
+        Some("left") => Direction::Left,
+        Some("right") => Direction::Right,
+        Some(other) => {
+            return Err(fail(
+                INVALID_NPC,
+                format!("facing {other:?} is not a direction"),
+            ))
+        }
+    };
+    let text = match def.get("text") {
+        None | Some(Value::Nil) => String::new(),
+        Some(Value::Str(s)) => s.clone(),
+        Some(_) => return Err(fail(INVALID_NPC, "npc text must be a string")),
+    };
+    match game.with_world(|ow, ctx| ow.spawn_npc(&name, (x, y), facing, &text, ctx)) {
+        Some(Ok(())) => Ok(Value::Str(name)),
+        Some(Err(e)) => Err(fail(INVALID_NPC, e)),
+        None => Err(fail(NO_OVERWORLD, "there is no overworld right now")),
+    }
+}
+
+/// `remove_npc(id)`: an NPC of the active map; raises `world.object_toggled`.
+fn remove_npc(game: &mut Game, id: &Value) -> Result<Value, WorldFailure> {
+    need_settled(game, true)?;
+    let id = string_arg(id, INVALID_NPC, "npc id")?.to_owned();
+    match game.with_world(|ow, ctx| ow.remove_npc(&id, ctx)) {
+        Some(Ok(())) => Ok(Value::Bool(true)),
+        Some(Err(e)) => Err(fail(INVALID_NPC, format!("{e}: {id:?}"))),
+        None => Err(fail(NO_OVERWORLD, "there is no overworld right now")),
+    }
+}
+
+/// `start_wild_battle(species, level)`: the reference's checks, in order.
+fn start_wild_battle(
+    game: &mut Game,
+    species: &Value,
+    level: &Value,
+) -> Result<Value, WorldFailure> {
+    let species = species_arg(game, species)?;
+    let level = level_arg(level)?;
+    need_overworld(game)?;
+    if game.mode == Mode::Battle {
+        return Err(fail(BATTLE_RUNNING, "a battle is already running"));
+    }
+    if game.busy() == Some(BusyState::Transition) {
+        return Err(fail(MID_WARP, "the world is mid-warp"));
+    }
+    if !game.save.party.iter().any(|m| m.hp > 0) {
+        return Err(fail(NO_HEALTHY_PARTY, "the party has no healthy POKéMON"));
+    }
+    game.start_wild_battle(&species, level)
+        .map_err(|e| fail(UNKNOWN_SPECIES, e.to_string()))?;
+    Ok(Value::Bool(game.mode == Mode::Battle))
+}
+
+/// `give_item(item, count = 1)` → the stack's new count.
+fn give_item(game: &mut Game, item: &Value, count: &Value) -> Result<Value, WorldFailure> {
+    let name = string_arg(item, UNKNOWN_ITEM, "item id")?;
+    let data = game.data();
+    let Some(num) = data.item_by_name(name) else {
+        return Err(fail(
+            UNKNOWN_ITEM,
+            format!(
+                "unknown item {name:?}{}",
+                did_you_mean(name, data.items.iter().map(|i| i.id))
+            ),
+        ));
+    };
+    let id = data.item(num).id;
+    let count = match count {
+        Value::Nil => 1,
+        v => match v.as_exact_int() {
+            Some(c) if (1..=99).contains(&c) => c as u32,
+            _ => return Err(fail(BAD_COUNT, format!("count {v:?} is not 1..99"))),
+        },
+    };
+    need_settled(game, false)?;
+    use crate::save::data::{ItemStack, BAG_CAPACITY, MAX_ITEM_COUNT};
+    let bag = &mut game.save.inventory;
+    let full = bag.len() >= BAG_CAPACITY;
+    let total = match bag.iter_mut().find(|s| s.id == id) {
+        Some(s) => {
+            s.count = (s.count + count).min(MAX_ITEM_COUNT);
+            s.count
+        }
+        None if full => {
+            return Err(fail(
+                BAG_FULL,
+                format!("the bag holds {BAG_CAPACITY} kinds of item"),
+            ))
+        }
+        None => {
+            bag.push(ItemStack {
+                id: id.to_owned(),
+                count,
+            });
+            count
+        }
+    };
+    Ok(Value::Int(total.into()))
+}
+
+/// `give_pokemon(species, level)`: the engine's gift path (`pokemon.give`,
+/// `pokemon.before_give`, `pokemon.received`). Returns `{species, level, destination}` of what
+/// arrived, or `nil` when a `pokemon.give` link cancelled the gift.
+fn give_pokemon(game: &mut Game, species: &Value, level: &Value) -> Result<Value, WorldFailure> {
+    let species = species_arg(game, species)?;
+    let level = level_arg(level)?;
+    need_settled(game, false)?;
+    let party = game.save.party.len();
+    let boxes: Vec<usize> = game.save.boxes.iter().map(Vec::len).collect();
+    game.give_pokemon(&species, level)
+        .map_err(|e| fail(NO_ROOM, e.to_string()))?;
+    let grown = game
+        .save
+        .boxes
+        .iter()
+        .zip(boxes.iter().chain(std::iter::repeat(&0)))
+        .find(|(b, &n)| b.len() > n)
+        .and_then(|(b, _)| b.last());
+    let (destination, rec) = if game.save.party.len() > party {
+        ("party", game.save.party.last())
+    } else if grown.is_some() {
+        ("box", grown)
+    } else {
+        return Ok(Value::Nil);
+    };
+    let mut out = BTreeMap::new();
+    if let Some(r) = rec {
+        out.insert("species".to_owned(), Value::Str(r.species.clone()));
+        out.insert("level".to_owned(), Value::Int(r.level));
+    }
+    out.insert("destination".to_owned(), Value::from(destination));
+    Ok(Value::Map(out))
+}
