@@ -47,6 +47,7 @@ trait ErasedChain {
     fn without_seq(&self, seq: u64) -> Option<Snapshot>;
     fn without_owner(&self, owner: &str) -> Option<Snapshot>;
     fn owners(&self) -> Vec<(Rc<str>, i32)>;
+    fn owner_of(&self, seq: u64) -> Option<Rc<str>>;
 }
 
 struct Chain<H: Hook> {
@@ -78,6 +79,12 @@ impl<H: Hook> ErasedChain for Chain<H> {
             .iter()
             .map(|l| (l.owner.clone(), l.priority))
             .collect()
+    }
+    fn owner_of(&self, seq: u64) -> Option<Rc<str>> {
+        self.links
+            .iter()
+            .find(|l| l.seq == seq)
+            .map(|l| l.owner.clone())
     }
 }
 
@@ -163,7 +170,13 @@ pub(crate) struct HookBus {
     /// to allocates nothing). Fixed size, so no borrow of the table outlives a slot access.
     chains: OnceCell<Box<[Slot; GUARD_CAPACITY]>>,
     seq: Cell<u64>,
+    /// Links per owner, for [`MAX_LINKS_PER_MOD`].
+    owners: std::cell::RefCell<std::collections::BTreeMap<Rc<str>, usize>>,
 }
+
+/// `hooks.max_links`: hook links one mod may hold at once, over all hooks (each hook also holds
+/// at most [`crate::hooks::MAX_LINKS`] links of all mods).
+pub const MAX_LINKS_PER_MOD: usize = 1_000;
 
 impl HookBus {
     #[inline(always)]
@@ -187,6 +200,21 @@ impl HookBus {
     /// How many links hook `id` has.
     pub(crate) fn chain_len(&self, id: HookId) -> usize {
         self.snapshot(id).map_or(0, |c| c.chain.len())
+    }
+
+    /// Links `owner` holds.
+    pub(crate) fn owner_count(&self, owner: &str) -> usize {
+        self.owners.borrow().get(owner).copied().unwrap_or(0)
+    }
+
+    /// `Err` (naming `hooks.max_links`) when `owner` already holds [`MAX_LINKS_PER_MOD`] links.
+    pub(crate) fn check_quota(&self, owner: &str) -> Result<(), String> {
+        if self.owner_count(owner) >= MAX_LINKS_PER_MOD {
+            return Err(format!(
+                "hooks.max_links: a mod may hold at most {MAX_LINKS_PER_MOD} hook links"
+            ));
+        }
+        Ok(())
     }
 
     /// A handle for a link that was not installed: it removes nothing.
@@ -232,6 +260,7 @@ impl HookBus {
     ) -> HookHandle {
         let seq = self.seq.get();
         self.seq.set(seq + 1);
+        *self.owners.borrow_mut().entry(owner.clone()).or_insert(0) += 1;
         let current = self.snapshot(H::ID);
         let mut links: Vec<LinkEntry<H>> = current
             .as_ref()
@@ -266,6 +295,11 @@ impl HookBus {
         };
         match current.chain.without_seq(handle.seq) {
             Some(next) => {
+                if let Some(owner) = current.chain.owner_of(handle.seq) {
+                    if let Some(n) = self.owners.borrow_mut().get_mut(&owner) {
+                        *n = n.saturating_sub(1);
+                    }
+                }
                 self.store(handle.hook, Some(next));
                 true
             }
@@ -275,6 +309,7 @@ impl HookBus {
 
     /// Drop every link `owner` installed; emptied chains are removed. Returns the count removed.
     pub(crate) fn remove_owner(&self, owner: &str) -> usize {
+        self.owners.borrow_mut().remove(owner);
         let mut removed = 0;
         for index in 0..GUARD_CAPACITY {
             let id = HookId(index as u16);

@@ -8,6 +8,7 @@ pub mod content;
 mod diagnostics;
 mod event_bus;
 pub use event_bus::MAX_LISTENERS_PER_MOD;
+pub use hook_bus::MAX_LINKS_PER_MOD;
 pub mod events;
 pub mod facades;
 pub mod failure_tally;
@@ -27,7 +28,10 @@ pub mod site_set;
 pub mod value;
 
 pub use bitset::GUARD_CAPACITY;
-pub use diagnostics::{Diagnostic, Level, LogFeed};
+pub use diagnostics::{
+    cut_message, display_cut, Diagnostic, Level, LogFeed, MAX_ERROR_MESSAGE_BYTES,
+    MAX_LOG_BYTES_PER_TICK,
+};
 pub use event_bus::ListenerHandle;
 pub use events::{Event, EventId, ListenerError, ListenerResult};
 pub use hook_bus::HookHandle;

@@ -104,6 +104,14 @@ impl Runtime {
         F: Fn(&mut Next<'_, H>, &H::Args) -> LinkResult<H::Out> + 'static,
     {
         let (owner, rank) = self.owners.resolve(owner);
+        if let Err(e) = self.hooks.check_quota(&owner) {
+            self.diagnostics.push(
+                Level::Error,
+                Some(&owner),
+                format!("[{owner}] hook {}: link not installed: {e}", H::NAME),
+            );
+            return self.hooks.inert_handle(H::ID);
+        }
         if self.hooks.chain_len(H::ID) >= MAX_LINKS {
             self.diagnostics.push(
                 Level::Error,
@@ -186,6 +194,18 @@ impl Runtime {
     /// before `on`/`once`.
     pub fn check_listener_quota(&self, owner: &str) -> Result<(), String> {
         self.events.check_quota(owner)
+    }
+
+    /// `Err(message naming hooks.max_links)` when `owner` already holds the most hook links a
+    /// mod may ([`crate::MAX_LINKS_PER_MOD`]); script hosts check it before `wrap` (so the
+    /// mod's call throws), and [`Runtime::wrap`] refuses past it too (reported, inert handle).
+    pub fn check_link_quota(&self, owner: &str) -> Result<(), String> {
+        self.hooks.check_quota(owner)
+    }
+
+    /// Hook links `owner` holds.
+    pub fn link_count(&self, owner: &str) -> usize {
+        self.hooks.owner_count(owner)
     }
 
     /// Event listeners `owner` holds.

@@ -183,12 +183,10 @@ impl ModLog {
     pub fn error(&self, message: &str) {
         self.line(Level::Error, message);
     }
+    /// One line of the mod's own log (under `log.max_bytes_per_tick`).
     pub fn line(&self, level: Level, message: &str) {
-        self.feed.push(
-            level,
-            Some(&self.mod_id),
-            format!("[{}] {message}", self.mod_id),
-        );
+        self.feed
+            .push_mod_line(level, &self.mod_id, format!("[{}] {message}", self.mod_id));
     }
 }
 

@@ -16,7 +16,7 @@ pub const BUDGET_MESSAGE: &str =
     "operation budget exhausted (the per-dispatch limit covers the whole chain)";
 
 fn first_line(s: &str) -> String {
-    s.lines().next().unwrap_or("").trim_end().to_owned()
+    pallet_api::cut_message(s.lines().next().unwrap_or("").trim_end())
 }
 
 /// The innermost cause of `e`, on one line. Budget stops and memory errors read as such.

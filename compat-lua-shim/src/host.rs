@@ -63,6 +63,9 @@ pub struct LuaMod {
     /// One-time warnings already given (unknown hooks, registries).
     pub warned: RefCell<BTreeSet<String>>,
     pub instructions: Rc<Cell<u64>>,
+    /// The state's string-table guard: once flooded (`lua.max_string_collisions`) the mod's
+    /// code is never run again.
+    pub flood: Rc<crate::string_flood::FloodGuard>,
     /// Manifest priority (map-script contributions).
     pub priority: i32,
     /// Map-script handlers given as functions, by (map id, trigger) ([`crate::map_handlers`]).
@@ -245,6 +248,7 @@ impl LuaHost {
             format,
             warned: RefCell::new(BTreeSet::new()),
             instructions: sb.instructions,
+            flood: sb.flood,
             priority: m
                 .priority
                 .floor()
@@ -286,6 +290,13 @@ fn run_entry(module: &Rc<LuaMod>, m: &Manifest) -> Result<Value, String> {
     let path = format!("mods/{}", m.id);
     let api = crate::modapi::build(module, m, &path).map_err(fail)?;
     let text = module.files.read(&m.entry)?;
+    if text.len() > crate::sandbox::MAX_CHUNK_BYTES {
+        return Err(format!(
+            "{}: {}",
+            m.entry,
+            crate::sandbox::chunk_too_large(text.len())
+        ));
+    }
     if text.as_bytes().first() == Some(&0x1b) {
         return Err(format!(
             "{}: binary chunks are not accepted: mods load Lua source text only",
@@ -298,6 +309,14 @@ fn run_entry(module: &Rc<LuaMod>, m: &Manifest) -> Result<Value, String> {
         .set_mode(mlua::chunk::ChunkMode::Text)
         .into_function()
         .map_err(fail)?;
+    // SAFETY: the state is idle (no Lua code running).
+    if unsafe { module.flood.after_compile() } {
+        return Err(format!(
+            "{}: {}",
+            m.entry,
+            crate::string_flood::FLOOD_MESSAGE
+        ));
+    }
     let returned: MultiValue = chunk.call(api.clone()).map_err(fail)?;
     if let Some(LuaValue::Function(f)) = returned.front() {
         f.call::<()>(api.clone()).map_err(fail)?;

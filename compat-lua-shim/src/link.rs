@@ -92,6 +92,7 @@ pub fn wrap(
     f: Function,
     priority: i32,
 ) -> mlua::Result<HookHandle> {
+    rt.check_link_quota(&m.id).map_err(mlua::Error::runtime)?;
     match TYPED.iter().find(|(name, _)| *name == info.name) {
         Some((_, install)) => install(rt, m, info, f, priority),
         None => Err(mlua::Error::runtime(format!(
@@ -673,6 +674,9 @@ impl ScriptListener for LuaListener {
 /// Refuse a call nested deeper than [`pallet_api::budget::MAX_NESTING`] script frames.
 /// A call made while the dispatch's budget is already spent is refused outright.
 fn too_deep(m: &LuaMod) -> Result<(), LinkError> {
+    if m.flood.flooded.get() {
+        return Err(LinkError::from(crate::string_flood::FLOOD_MESSAGE));
+    }
     if budget_stopped(&m.host.budget) {
         return Err(LinkError::from(BUDGET_MESSAGE));
     }

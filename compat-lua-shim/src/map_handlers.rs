@@ -101,6 +101,12 @@ fn run(
     else {
         return Ok(());
     };
+    if m.flood.flooded.get() {
+        return Err(format!(
+            "{map}.{trigger}: {}",
+            crate::string_flood::FLOOD_MESSAGE
+        ));
+    }
     let budget = m.host.budget.clone();
     let _frame = budget.enter(DISPATCH_LIMIT);
     let (game, view) = map_scripts::handler_args(ow);

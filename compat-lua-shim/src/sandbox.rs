@@ -46,6 +46,7 @@ use pallet_api::script_rng::ScriptRng;
 use pallet_api::services::ModLog;
 
 use crate::clock::{self, Clock, ModClock};
+use crate::string_flood::FloodGuard;
 
 /// VM instructions between two budget charges.
 pub const HOOK_EVERY: u32 = 1_000;
@@ -53,8 +54,18 @@ pub const HOOK_EVERY: u32 = 1_000;
 pub const MEMORY_LIMIT: usize = 64 * 1024 * 1024;
 /// Bytes of one log line (longer lines are cut).
 pub const MAX_LOG_LINE: usize = 1_000;
+/// `lua.max_chunk_bytes`: bytes of source one chunk may have (the entry, `load`, `loadstring`,
+/// what a `load` reader produces). The parser interns every string constant with no hook
+/// running, so the cap also bounds what a chunk of colliding constants can cost before
+/// [`crate::string_flood`] sees it (about `size² / 70` compared bytes).
+pub const MAX_CHUNK_BYTES: usize = 512 * 1024;
 /// Bytes of source one `load` reader function may produce.
-pub const MAX_READER_SOURCE: usize = 16 * 1024 * 1024;
+pub const MAX_READER_SOURCE: usize = MAX_CHUNK_BYTES;
+
+/// The refusal of a chunk over [`MAX_CHUNK_BYTES`].
+pub fn chunk_too_large(len: usize) -> String {
+    format!("lua.max_chunk_bytes: a chunk may have at most {MAX_CHUNK_BYTES} bytes of source (this one has {len})")
+}
 
 /// What a hardened state is built from.
 pub struct SandboxConfig {
@@ -74,6 +85,8 @@ pub struct Sandbox {
     pub instructions: Rc<Cell<u64>>,
     /// The per-mod generator behind `math.random`.
     pub rng: Rc<ModRng>,
+    /// The string-table guard (`lua.max_string_collisions`); `flood.flooded` refuses the mod.
+    pub flood: Rc<FloodGuard>,
 }
 
 /// Lifts the state's memory limit while the host builds values in it, and restores it on drop.
@@ -234,7 +247,13 @@ end
 coroutine.resume = function(co, ...) return check(raw_resume(co, ...)) end
 "##;
 
-fn compile(lua: &Lua, source: &[u8], name: &str) -> mlua::Result<MultiValue> {
+fn compile(lua: &Lua, flood: &FloodGuard, source: &[u8], name: &str) -> mlua::Result<MultiValue> {
+    if source.len() > MAX_CHUNK_BYTES {
+        return Ok(MultiValue::from_iter([
+            LuaValue::Nil,
+            LuaValue::String(lua.create_string(chunk_too_large(source.len()))?),
+        ]));
+    }
     if source.first() == Some(&0x1b) {
         return Ok(MultiValue::from_iter([
             LuaValue::Nil,
@@ -245,12 +264,16 @@ fn compile(lua: &Lua, source: &[u8], name: &str) -> mlua::Result<MultiValue> {
             ),
         ]));
     }
-    match lua
+    let compiled = lua
         .load(source)
         .set_name(name)
         .set_mode(ChunkMode::Text)
-        .into_function()
-    {
+        .into_function();
+    // SAFETY: called from a host function (the VM paused between instructions).
+    if unsafe { flood.after_compile() } {
+        return Err(mlua::Error::runtime(crate::string_flood::FLOOD_MESSAGE));
+    }
+    match compiled {
         Ok(f) => Ok(MultiValue::from_iter([LuaValue::Function(f)])),
         Err(e) => Ok(MultiValue::from_iter([
             LuaValue::Nil,
@@ -260,11 +283,12 @@ fn compile(lua: &Lua, source: &[u8], name: &str) -> mlua::Result<MultiValue> {
 }
 
 /// `load(chunk [, chunkname])` / `loadstring(s [, chunkname])` (text only, mod env).
-fn install_loaders(lua: &Lua, g: &Table) -> mlua::Result<()> {
-    let load = lua.create_function(|lua, (chunk, name): (LuaValue, Option<String>)| {
+fn install_loaders(lua: &Lua, g: &Table, flood: &Rc<FloodGuard>) -> mlua::Result<()> {
+    let guard = flood.clone();
+    let load = lua.create_function(move |lua, (chunk, name): (LuaValue, Option<String>)| {
         let name = name.unwrap_or_else(|| "=(load)".to_owned());
         match chunk {
-            LuaValue::String(s) => compile(lua, &s.as_bytes(), &name),
+            LuaValue::String(s) => compile(lua, &guard, &s.as_bytes(), &name),
             LuaValue::Function(reader) => {
                 let mut source: Vec<u8> = Vec::new();
                 loop {
@@ -272,7 +296,7 @@ fn install_loaders(lua: &Lua, g: &Table) -> mlua::Result<()> {
                         LuaValue::String(piece) if !piece.as_bytes().is_empty() => {
                             source.extend_from_slice(&piece.as_bytes());
                             if source.len() > MAX_READER_SOURCE {
-                                return Err(mlua::Error::runtime("load: chunk too large"));
+                                return Err(mlua::Error::runtime(chunk_too_large(source.len())));
                             }
                         }
                         LuaValue::Nil | LuaValue::String(_) => break,
@@ -283,7 +307,7 @@ fn install_loaders(lua: &Lua, g: &Table) -> mlua::Result<()> {
                         }
                     }
                 }
-                compile(lua, &source, &name)
+                compile(lua, &guard, &source, &name)
             }
             other => Err(mlua::Error::runtime(format!(
                 "bad argument #1 to 'load' (string expected, got {})",
@@ -292,26 +316,28 @@ fn install_loaders(lua: &Lua, g: &Table) -> mlua::Result<()> {
         }
     })?;
     g.set("load", load)?;
-    let loadstring = lua.create_function(|lua, (s, name): (mlua::LuaString, Option<String>)| {
-        let bytes = s.as_bytes();
-        let name = name.unwrap_or_else(|| {
-            let text = String::from_utf8_lossy(&bytes);
-            let first = text
-                .lines()
-                .next()
-                .unwrap_or("")
-                .chars()
-                .take(60)
-                .collect::<String>();
-            format!("[string \"{first}\"]")
-        });
-        let name = if name.starts_with('@') || name.starts_with('=') {
-            name
-        } else {
-            format!("={name}")
-        };
-        compile(lua, &bytes, &name)
-    })?;
+    let guard = flood.clone();
+    let loadstring =
+        lua.create_function(move |lua, (s, name): (mlua::LuaString, Option<String>)| {
+            let bytes = s.as_bytes();
+            let name = name.unwrap_or_else(|| {
+                let text = String::from_utf8_lossy(&bytes);
+                let first = text
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+                    .chars()
+                    .take(60)
+                    .collect::<String>();
+                format!("[string \"{first}\"]")
+            });
+            let name = if name.starts_with('@') || name.starts_with('=') {
+                name
+            } else {
+                format!("={name}")
+            };
+            compile(lua, &guard, &bytes, &name)
+        })?;
     g.set("loadstring", loadstring)?;
     Ok(())
 }
@@ -539,7 +565,8 @@ pub fn new_state(cfg: &SandboxConfig) -> mlua::Result<Sandbox> {
             Rc::new(ModClock::new(cfg.clock, instructions.clone())),
         )?,
     )?;
-    install_loaders(&lua, &g)?;
+    let flood = Rc::new(FloodGuard::new(&lua)?);
+    install_loaders(&lua, &g, &flood)?;
     install_require(&lua, &g, bit)?;
     install_debug(&lua, &g)?;
     install_misc(&lua, &g, cfg.log.clone(), rng.clone())?;
@@ -548,9 +575,14 @@ pub fn new_state(cfg: &SandboxConfig) -> mlua::Result<Sandbox> {
     let budget = cfg.budget.clone();
     // After a protected call: re-raise a budget stop; show a host error caught by the mod as
     // its one-line message (a plain string, as a Lua error would be), not mlua's wrapper.
+    let flooded = flood.flooded.clone();
     let check = lua.create_function(move |lua, mut args: MultiValue| {
         if budget_stopped(&budget) {
             return Err(mlua::Error::runtime(BUDGET_EXHAUSTED));
+        }
+        // A flooded string table is not the mod's to catch either.
+        if flooded.get() {
+            return Err(mlua::Error::runtime(crate::string_flood::FLOOD_MESSAGE));
         }
         let failed = matches!(args.front(), Some(LuaValue::Boolean(false)));
         // A memory error is not the mod's to catch either: re-raised past every pcall.
@@ -576,12 +608,22 @@ pub fn new_state(cfg: &SandboxConfig) -> mlua::Result<Sandbox> {
     let counted = instructions.clone();
     let pacer = GcPacer::new(cfg.memory_limit);
     pacer.adjust(&lua);
+    let guard = flood.clone();
     lua.set_global_hook(
         HookTriggers::new().every_nth_instruction(HOOK_EVERY),
         move |lua, _debug| {
             counted.set(counted.get().saturating_add(u64::from(HOOK_EVERY)));
             pacer.adjust(lua);
-            if budget.charge(u64::from(HOOK_EVERY)) {
+            // SAFETY: the count hook runs with the VM paused between two instructions.
+            let mut units = u64::from(HOOK_EVERY);
+            if let Some((scan, flooded)) = unsafe { guard.on_hook() } {
+                if flooded {
+                    let _ = budget.charge(units);
+                    return Err(mlua::Error::runtime(crate::string_flood::FLOOD_MESSAGE));
+                }
+                units += scan;
+            }
+            if budget.charge(units) {
                 Err(mlua::Error::runtime(BUDGET_EXHAUSTED))
             } else {
                 Ok(VmState::Continue)
@@ -593,5 +635,6 @@ pub fn new_state(cfg: &SandboxConfig) -> mlua::Result<Sandbox> {
         lua,
         instructions,
         rng,
+        flood,
     })
 }

@@ -117,6 +117,64 @@ fn big_file_reads_are_charged_by_their_bytes() {
 }
 
 #[test]
+fn colliding_string_hashes_are_refused_by_lua_max_string_collisions() {
+    // Stopped in the first dispatch, then refused unrun (the mod still holds the strings).
+    lua("hostile-string-flood", "lua.max_string_collisions");
+}
+
+#[test]
+fn a_chunk_of_colliding_constants_is_refused_after_its_parse() {
+    // 400 constants of 1 024 bytes sharing one hash (410 KiB of source, under
+    // `lua.max_chunk_bytes`), compiled by `load` at load time: the parser interns them with no
+    // hook running, so the table is checked right after the parse. And a chunk over the cap.
+    let env = load(
+        &[],
+        vec![
+            bystander(),
+            lua_mod(
+                "flood-chunk",
+                r#"return function(mod)
+                    local pad = ("x"):rep(1019)
+                    local parts = {}
+                    -- Short pieces (never a long colliding string before the parse).
+                    for i = 1, 400 do
+                      parts[#parts + 1] = "'"
+                      parts[#parts + 1] = pad
+                      parts[#parts + 1] = string.format("%04d", i)
+                      parts[#parts + 1] = "z',"
+                    end
+                    local src = "return {" .. table.concat(parts) .. "}"
+                    local ok, err = pcall(load, src)
+                    mod.log:info("survived the flood: %s", tostring(err))
+                  end"#,
+            ),
+            lua_mod(
+                "big-chunk",
+                r#"return function(mod)
+                    local f, err = load("return 1 --" .. ("x"):rep(600 * 1024))
+                    mod.log:info("big: %s %s", tostring(f), err)
+                  end"#,
+            ),
+        ],
+    );
+    let err = env.error("flood-chunk");
+    assert!(err.contains("lua.max_string_collisions"), "{err}");
+    env.assert_loaded("big-chunk");
+    let feed = env.feed();
+    assert!(
+        feed.iter()
+            .any(|l| l.starts_with("[big-chunk] big: nil lua.max_chunk_bytes")),
+        "{feed:?}"
+    );
+    assert!(
+        !feed.iter().any(|l| l.contains("survived the flood")),
+        "{feed:?}"
+    );
+    env.assert_loaded("bystander");
+    assert_eq!(exp_gain(&env.rt, 100), (101, 1));
+}
+
+#[test]
 fn ordinary_patterns_and_table_ops_still_answer_as_lua_does() {
     let env = load(
         &[],
@@ -170,4 +228,13 @@ fn re_emission_is_bounded_and_each_refusal_logged_once_with_a_count() {
     // Without the mod the engine answers as before.
     env.rt.remove_owner("hostile-reemit");
     assert_eq!(exp_gain(&env.rt, 100), (101, 1));
+}
+
+/// Open hole (issue 21): `..` copies both operands inside one VM instruction, and no hook sees
+/// the bytes. Measured at 421 s for one dispatch (debug build, 2 cores) with an 8 MiB operand.
+/// Ignored until concatenation is charged by its bytes; run it with `--ignored` to see it.
+#[test]
+#[ignore = "issue 21 open: string concatenation is not charged by its bytes yet"]
+fn concatenation_is_charged_by_its_bytes() {
+    lua("hostile-concat-copy", "operation budget exhausted");
 }

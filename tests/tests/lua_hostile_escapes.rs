@@ -97,3 +97,83 @@ fn listeners_are_capped_at_events_max_listeners() {
     env.assert_loaded("bystander");
     assert_eq!(exp_gain(&env.rt, 100), (101, 1));
 }
+
+#[test]
+fn hook_links_are_capped_at_hooks_max_links() {
+    let began = Instant::now();
+    let env = load(&[lua_fixture("hostile-link-flood")], vec![bystander()]);
+    assert!(
+        began.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        began.elapsed()
+    );
+    let err = env.error("hostile-link-flood");
+    assert!(err.contains("hooks.max_links"), "{err}");
+    // Rolled back: none of its links stays installed.
+    assert_eq!(env.rt.link_count("hostile-link-flood"), 0);
+    env.assert_loaded("bystander");
+    assert_eq!(exp_gain(&env.rt, 100), (101, 1));
+}
+
+#[test]
+fn a_mod_s_log_volume_is_capped_per_tick_and_counted_once() {
+    let env = load(&[lua_fixture("hostile-log-flood")], vec![bystander()]);
+    env.assert_loaded("hostile-log-flood");
+    env.feed();
+    for round in 0..3 {
+        let began = Instant::now();
+        assert_eq!(exp_gain(&env.rt, 100), (101, 1));
+        assert!(
+            began.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            began.elapsed()
+        );
+        let feed = env.feed();
+        let bytes: usize = feed.iter().map(String::len).sum();
+        assert!(
+            bytes < 2 * pallet_api::MAX_LOG_BYTES_PER_TICK,
+            "round {round}: {bytes} bytes"
+        );
+        assert!(
+            feed.iter()
+                .any(|l| l.contains("log.max_bytes_per_tick: more than 65536 bytes")),
+            "{feed:?}"
+        );
+        assert!(
+            feed.iter().any(
+                |l| l.starts_with("[hostile-log-flood] log.max_bytes_per_tick: ")
+                    && l.contains("lines (")
+                    && l.ends_with("bytes) dropped in this tick")
+            ),
+            "{feed:?}"
+        );
+        assert!(
+            feed.iter().any(
+                |l| l.starts_with("[hostile-log-flood] hook exp.gain failed")
+                    && l.contains("operation budget exhausted")
+            ),
+            "the failure line is not a log line and is never dropped"
+        );
+    }
+}
+
+#[test]
+fn a_huge_error_message_is_cut_at_errors_max_message_bytes() {
+    let env = load(&[lua_fixture("hostile-throw-big")], vec![bystander()]);
+    env.assert_loaded("hostile-throw-big");
+    env.feed();
+    for _ in 0..3 {
+        assert_eq!(exp_gain(&env.rt, 100), (101, 1));
+        let feed = env.feed();
+        let line = feed
+            .iter()
+            .find(|l| l.starts_with("[hostile-throw-big] hook exp.gain failed"))
+            .unwrap_or_else(|| panic!("{feed:?}"));
+        assert!(line.contains("(cut at errors.max_message_bytes)"), "{line}");
+        assert!(
+            line.len() < 2 * pallet_api::MAX_ERROR_MESSAGE_BYTES,
+            "{}",
+            line.len()
+        );
+    }
+}

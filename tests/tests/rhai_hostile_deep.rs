@@ -123,3 +123,87 @@ fn listeners_are_capped_at_events_max_listeners() {
     assert_eq!(env.rt.listener_count("listener-flood"), 0);
     intact(&env);
 }
+
+#[test]
+fn hook_links_are_capped_at_hooks_max_links() {
+    let began = Instant::now();
+    let env = with_good("link-flood");
+    assert!(
+        began.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        began.elapsed()
+    );
+    assert_eq!(env.state("link-flood"), ModState::Failed);
+    let err = env.error("link-flood");
+    assert!(err.contains("hooks.max_links"), "{err}");
+    assert_eq!(env.rt.link_count("link-flood"), 0);
+    intact(&env);
+}
+
+#[test]
+fn a_thrown_map_is_shown_cut_at_errors_max_message_bytes() {
+    let env = with_good("throw-big");
+    assert_eq!(
+        env.state("throw-big"),
+        ModState::Loaded,
+        "{}",
+        env.error("throw-big")
+    );
+    env.feed();
+    for _ in 0..3 {
+        let began = Instant::now();
+        assert_eq!(exp_gain(&env.rt, 100), (101, 1));
+        assert!(
+            began.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            began.elapsed()
+        );
+        let feed = env.feed();
+        let line = feed
+            .iter()
+            .find(|l| l.starts_with("[throw-big] hook exp.gain failed"))
+            .unwrap_or_else(|| panic!("{feed:?}"));
+        assert!(line.contains("uncaught throw: "), "{line}");
+        assert!(line.contains("(cut at errors.max_message_bytes)"), "{line}");
+        assert!(
+            line.len() < 3 * pallet_api::MAX_ERROR_MESSAGE_BYTES,
+            "{}",
+            line.len()
+        );
+    }
+    intact(&env);
+}
+
+#[test]
+fn a_mod_s_log_volume_is_capped_per_tick_and_counted_once() {
+    let env = with_good("log-flood");
+    assert_eq!(
+        env.state("log-flood"),
+        ModState::Loaded,
+        "{}",
+        env.error("log-flood")
+    );
+    env.feed();
+    for round in 0..3 {
+        let began = Instant::now();
+        assert_eq!(exp_gain(&env.rt, 100), (101, 1));
+        assert!(
+            began.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            began.elapsed()
+        );
+        let feed = env.feed();
+        let bytes: usize = feed.iter().map(String::len).sum();
+        assert!(
+            bytes < 2 * pallet_api::MAX_LOG_BYTES_PER_TICK,
+            "round {round}: {bytes} bytes"
+        );
+        assert!(
+            feed.iter()
+                .any(|l| l.starts_with("[log-flood] log.max_bytes_per_tick: ")
+                    && l.ends_with("bytes) dropped in this tick")),
+            "{feed:?}"
+        );
+    }
+    intact(&env);
+}

@@ -162,8 +162,12 @@ fn innermost(default_file: &str, err: &EvalAltResult) -> (String, Position, Stri
 pub fn describe(e: &EvalAltResult) -> String {
     match e {
         EvalAltResult::ErrorRuntime(value, _) => match read_error_map(value) {
-            Some((code, message)) => format!("uncaught error {{code: {code:?}}}: {message}"),
-            None => format!("uncaught throw: {value}"),
+            Some((code, message)) => format!(
+                "uncaught error {{code: {:?}}}: {}",
+                pallet_api::cut_message(&code),
+                pallet_api::cut_message(&message)
+            ),
+            None => format!("uncaught throw: {}", pallet_api::display_cut(value)),
         },
         EvalAltResult::ErrorTerminated(token, _)
             if token.clone().into_string().ok().as_deref() == Some(BUDGET_TOKEN) =>

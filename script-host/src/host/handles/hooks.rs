@@ -125,6 +125,8 @@ fn wrap(
             format!("priority {priority} is outside the 32-bit range"),
         )
     })?;
+    rt.check_link_quota(&vm.id)
+        .map_err(|e| api_error(codes::LIMIT, e))?;
     let slot = NextSlot::new(info, vm.host.clone());
     let next_fn = NextSlot::fn_ptr(&slot)?;
     let link = Rc::new(RhaiLink {
