@@ -7,7 +7,16 @@
 //! player as the headless batch (same draws in the same order), so its result and checksum are
 //! the ones `--count 1` counts. Rows are translated as they come: the engine's rows carry the
 //! facts (who used what, HP bars, faints, send-outs, status texts); HP is printed exactly
-//! (`hp/max`, Showdown's omniscient view).
+//! (`hp/max`, Showdown's omniscient view). Moves that target their user in Showdown's data
+//! (`SELF_TARGET`) name the user as the `|move|` target, as Showdown does. Field and volatile
+//! effects follow Showdown's Gen 1 lines (checked by `tests/battle_log_lines.rs` against
+//! `@pkmn/sim`): `|-transform|`, `|-start|…|Mimic|MOVE`, `|-start|…|Disable|MOVE` /
+//! `|-end|…|Disable`, `|-start|…|typechange|TYPES|[from] move: Conversion|[of] …`,
+//! `|-activate|…|move: Haze` + `|-clearallboost|[silent]`, `|-start|…|Reflect` /
+//! `Light Screen` / `Mist` / `move: Focus Energy`, `|-fail|USER` (none for Mist and Focus
+//! Energy used again, as Showdown's Gen 1; a stat already at its limit fails on the Pokémon
+//! whose stat it is), Splash's `|-nothing`. Not matched: Showdown prints a miss as
+//! `|move|…|[miss]` then `|-miss|USER`; Pallet as `|move|…` then `|-miss|USER|TARGET`.
 
 use std::fmt::Write as _;
 
@@ -16,7 +25,7 @@ use pallet_engine::battle::random::PlayOutcome;
 use pallet_engine::battle::{
     Action, Battle, BattleResult, Msg, NeedsChoice, Row, Side, StatKind, Who,
 };
-use pallet_engine::data::Dataset;
+use pallet_engine::data::{Dataset, MoveId};
 use pallet_engine::rng::Rng;
 use smallvec::SmallVec;
 
@@ -83,9 +92,47 @@ pub fn play_logged(
     )
 }
 
+/// Gen 1 moves whose Showdown target is the user (`target: "self"` in @pkmn/dex).
+const SELF_TARGET: [&str; 27] = [
+    "Amnesia",
+    "Bide",
+    "Focus Energy",
+    "Growth",
+    "Haze",
+    "Light Screen",
+    "Metronome",
+    "Minimize",
+    "Mirror Move",
+    "Mist",
+    "Recover",
+    "Reflect",
+    "Rest",
+    "Soft-Boiled",
+    "Substitute",
+    "Defense Curl",
+    "Acid Armor",
+    "Barrier",
+    "Swords Dance",
+    "Meditate",
+    "Sharpen",
+    "Teleport",
+    "Agility",
+    "Double Team",
+    "Harden",
+    "Splash",
+    "Withdraw",
+];
+
 struct Log {
     data: &'static Dataset,
     out: String,
+    /// [`SELF_TARGET`] as this dataset's move ids.
+    self_target: Vec<MoveId>,
+    /// The last move's user (for `|-fail|`, Conversion and Haze) and the move.
+    user: Option<Who>,
+    last_move: Option<MoveId>,
+    /// Mist and Focus Energy: used again, Showdown's Gen 1 prints no `|-fail|`.
+    silent_fail: Vec<MoveId>,
     /// Where the next HP change comes from (`[from] psn`), set by the text before it.
     from: Option<&'static str>,
     /// The last move's user and its target (for `|-damage|` attribution and `|-crit|`).
@@ -106,6 +153,16 @@ impl Log {
         let mut log = Log {
             data,
             out,
+            self_target: SELF_TARGET
+                .iter()
+                .filter_map(|n| data.move_by_name(n))
+                .collect(),
+            user: None,
+            last_move: None,
+            silent_fail: ["Mist", "Focus Energy"]
+                .iter()
+                .filter_map(|n| data.move_by_name(n))
+                .collect(),
             from: None,
             target: None,
         };
@@ -195,12 +252,19 @@ impl Log {
                     slot: battle.side(mon.side.other()).active,
                 };
                 self.target = Some(target);
+                self.user = Some(mon);
+                self.last_move = Some(mv);
                 self.from = None;
+                let shown = if self.self_target.contains(&mv) {
+                    mon
+                } else {
+                    target
+                };
                 format!(
                     "|move|{}|{}|{}",
                     id(mon),
                     move_name(self.data, mv),
-                    id(target)
+                    id(shown)
                 )
             }
             Msg::Missed { mon } => match self.target {
@@ -281,13 +345,67 @@ impl Log {
                     1 + u8::from(sharply)
                 )
             }
-            Msg::NothingHappened | Msg::Failed => "|-fail|".to_string(),
+            Msg::NothingHappened | Msg::Failed
+                if self
+                    .last_move
+                    .is_some_and(|m| self.silent_fail.contains(&m)) =>
+            {
+                return
+            }
+            // A stat already at its limit: Showdown fails on the Pokémon whose stat it is.
+            Msg::NothingHappened => {
+                let own = self
+                    .last_move
+                    .is_some_and(|m| self.self_target.contains(&m));
+                match if own { self.user } else { self.target } {
+                    Some(w) => format!("|-fail|{}", id(w)),
+                    None => "|-fail|".to_string(),
+                }
+            }
+            Msg::NoEffect => "|-nothing".to_string(),
+            Msg::Failed => match self.user {
+                Some(u) => format!("|-fail|{}", id(u)),
+                None => "|-fail|".to_string(),
+            },
             Msg::MadeSubstitute { mon } => format!("|-start|{}|Substitute", id(mon)),
             Msg::SubstituteTookDamage { mon } => {
                 format!("|-activate|{}|Substitute|[damage]", id(mon))
             }
             Msg::SubstituteBroke { mon } => format!("|-end|{}|Substitute", id(mon)),
-            Msg::TransformedInto { .. } => return,
+            Msg::TransformedInto { mon, .. } => match self.target {
+                Some(t) => format!("|-transform|{}|{}", id(mon), id(t)),
+                None => return,
+            },
+            Msg::LearnedMimic { mon, mv } => {
+                format!("|-start|{}|Mimic|{}", id(mon), move_name(data, mv))
+            }
+            Msg::MoveDisabled { target, mv } => {
+                format!("|-start|{}|Disable|{}", id(target), move_name(data, mv))
+            }
+            Msg::DisabledNoMore { mon } => format!("|-end|{}|Disable", id(mon)),
+            Msg::ConvertedType { target } => {
+                let Some(u) = self.user else { return };
+                let types = battle.battler(target.side).types;
+                let mut shown = type_title(types[0]);
+                if types[1] != types[0] {
+                    shown.push('/');
+                    shown.push_str(&type_title(types[1]));
+                }
+                format!(
+                    "|-start|{}|typechange|{shown}|[from] move: Conversion|[of] {}",
+                    id(u),
+                    id(target)
+                )
+            }
+            Msg::StatusChangesEliminated => {
+                let Some(u) = self.user else { return };
+                self.line(format!("|-activate|{}|move: Haze", id(u)));
+                "|-clearallboost|[silent]".to_string()
+            }
+            Msg::GainedArmor { mon } => format!("|-start|{}|Reflect", id(mon)),
+            Msg::LightScreenUp { mon } => format!("|-start|{}|Light Screen", id(mon)),
+            Msg::ShroudedInMist { mon } => format!("|-start|{}|Mist", id(mon)),
+            Msg::GettingPumped { mon } => format!("|-start|{}|move: Focus Energy", id(mon)),
             _ => return,
         };
         self.line(line);
@@ -305,6 +423,14 @@ fn ident(data: &Dataset, battle: &Battle<Rng>, w: Who) -> String {
         None => "?".to_string(),
     };
     format!("{side}: {name}")
+}
+
+/// `WATER` → `Water`, as Showdown spells types.
+fn type_title(t: pallet_engine::data::Type) -> String {
+    let id = t.id();
+    let mut out = id[..1].to_string();
+    out.push_str(&id[1..].to_lowercase());
+    out
 }
 
 fn stat_id(s: StatKind) -> &'static str {
