@@ -15,8 +15,9 @@
 //! `|-activate|…|move: Haze` + `|-clearallboost|[silent]`, `|-start|…|Reflect` /
 //! `Light Screen` / `Mist` / `move: Focus Energy`, `|-fail|USER` (none for Mist and Focus
 //! Energy used again, as Showdown's Gen 1; a stat already at its limit fails on the Pokémon
-//! whose stat it is), Splash's `|-nothing`. Not matched: Showdown prints a miss as
-//! `|move|…|[miss]` then `|-miss|USER`; Pallet as `|move|…` then `|-miss|USER|TARGET`.
+//! whose stat it is), Splash's `|-nothing`, a Special stage as a `spa` and a `spd` line. A
+//! miss is `|move|…|[miss]` then `|-miss|USER`, as Showdown's Gen 1 (a miss the cartridge
+//! reports as "But, it failed!", e.g. Disable's, stays `|-fail|USER`).
 
 use std::fmt::Write as _;
 
@@ -131,6 +132,8 @@ struct Log {
     /// The last move's user (for `|-fail|`, Conversion and Haze) and the move.
     user: Option<Who>,
     last_move: Option<MoveId>,
+    /// The `Used` row being translated is followed by a miss.
+    missed: bool,
     /// Mist and Focus Energy: used again, Showdown's Gen 1 prints no `|-fail|`.
     silent_fail: Vec<MoveId>,
     /// Where the next HP change comes from (`[from] psn`), set by the text before it.
@@ -159,6 +162,7 @@ impl Log {
                 .collect(),
             user: None,
             last_move: None,
+            missed: false,
             silent_fail: ["Mist", "Focus Energy"]
                 .iter()
                 .filter_map(|n| data.move_by_name(n))
@@ -197,8 +201,17 @@ impl Log {
     /// Translate and drain the queued rows.
     fn flush(&mut self, battle: &mut Battle<Rng>) {
         let rows: Vec<Row> = battle.rows().collect();
-        for row in rows {
-            self.row(battle, row);
+        for (i, row) in rows.iter().enumerate() {
+            // A move that misses: Showdown marks its `|move|` line `[miss]`.
+            self.missed = matches!(row, Row::Text(Msg::Used { .. }))
+                && rows[i + 1..]
+                    .iter()
+                    .find_map(|r| match r {
+                        Row::Text(m) => Some(matches!(m, Msg::Missed { .. })),
+                        _ => None,
+                    })
+                    .unwrap_or(false);
+            self.row(battle, *row);
         }
     }
 
@@ -261,16 +274,14 @@ impl Log {
                     target
                 };
                 format!(
-                    "|move|{}|{}|{}",
+                    "|move|{}|{}|{}{}",
                     id(mon),
                     move_name(self.data, mv),
-                    id(shown)
+                    id(shown),
+                    if self.missed { "|[miss]" } else { "" }
                 )
             }
-            Msg::Missed { mon } => match self.target {
-                Some(t) => format!("|-miss|{}|{}", id(mon), id(t)),
-                None => format!("|-miss|{}", id(mon)),
-            },
+            Msg::Missed { mon } => format!("|-miss|{}", id(mon)),
             Msg::DoesntAffect { target }
             | Msg::Unaffected { target }
             | Msg::DidntAffect { target } => {
@@ -329,21 +340,20 @@ impl Log {
             Msg::Burned { mon } => format!("|-status|{}|brn", id(mon)),
             Msg::FrozenSolid { mon } => format!("|-status|{}|frz", id(mon)),
             Msg::Paralyzed { mon } => format!("|-status|{}|par", id(mon)),
-            Msg::StatRose { mon, stat, sharply } => {
-                format!(
-                    "|-boost|{}|{}|{}",
-                    id(mon),
-                    stat_id(stat),
-                    1 + u8::from(sharply)
-                )
-            }
-            Msg::StatFell { mon, stat, sharply } => {
-                format!(
-                    "|-unboost|{}|{}|{}",
-                    id(mon),
-                    stat_id(stat),
-                    1 + u8::from(sharply)
-                )
+            // Showdown's Gen 1 Special is its spa and spd moving together: two lines.
+            Msg::StatRose { mon, stat, sharply } | Msg::StatFell { mon, stat, sharply } => {
+                let kind = if matches!(m, Msg::StatRose { .. }) {
+                    "-boost"
+                } else {
+                    "-unboost"
+                };
+                let n = 1 + u8::from(sharply);
+                if stat == StatKind::Special {
+                    self.line(format!("|{kind}|{}|spa|{n}", id(mon)));
+                    format!("|{kind}|{}|spd|{n}", id(mon))
+                } else {
+                    format!("|{kind}|{}|{}|{n}", id(mon), stat_id(stat))
+                }
             }
             Msg::NothingHappened | Msg::Failed
                 if self
