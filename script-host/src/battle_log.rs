@@ -7,7 +7,17 @@
 //! player as the headless batch (same draws in the same order), so its result and checksum are
 //! the ones `--count 1` counts. Rows are translated as they come: the engine's rows carry the
 //! facts (who used what, HP bars, faints, send-outs, status texts); HP is printed exactly
-//! (`hp/max`, Showdown's omniscient view).
+//! (`hp/max`, Showdown's omniscient view). Moves that target their user in Showdown's data
+//! (`SELF_TARGET`) name the user as the `|move|` target, as Showdown does. Field and volatile
+//! effects follow Showdown's Gen 1 lines (checked by `tests/battle_log_lines.rs` against
+//! `@pkmn/sim`): `|-transform|`, `|-start|…|Mimic|MOVE`, `|-start|…|Disable|MOVE` /
+//! `|-end|…|Disable`, `|-start|…|typechange|TYPES|[from] move: Conversion|[of] …`,
+//! `|-activate|…|move: Haze` + `|-clearallboost|[silent]`, `|-start|…|Reflect` /
+//! `Light Screen` / `Mist` / `move: Focus Energy`, `|-fail|USER` (none for Mist and Focus
+//! Energy used again, as Showdown's Gen 1; a stat already at its limit fails on the Pokémon
+//! whose stat it is), Splash's `|-nothing`, a Special stage as a `spa` and a `spd` line. A
+//! miss is `|move|…|[miss]` then `|-miss|USER`, as Showdown's Gen 1 (a miss the cartridge
+//! reports as "But, it failed!", e.g. Disable's, stays `|-fail|USER`).
 
 use std::fmt::Write as _;
 
@@ -16,7 +26,7 @@ use pallet_engine::battle::random::PlayOutcome;
 use pallet_engine::battle::{
     Action, Battle, BattleResult, Msg, NeedsChoice, Row, Side, StatKind, Who,
 };
-use pallet_engine::data::Dataset;
+use pallet_engine::data::{Dataset, MoveId};
 use pallet_engine::rng::Rng;
 use smallvec::SmallVec;
 
@@ -83,9 +93,49 @@ pub fn play_logged(
     )
 }
 
+/// Gen 1 moves whose Showdown target is the user (`target: "self"` in @pkmn/dex).
+const SELF_TARGET: [&str; 27] = [
+    "Amnesia",
+    "Bide",
+    "Focus Energy",
+    "Growth",
+    "Haze",
+    "Light Screen",
+    "Metronome",
+    "Minimize",
+    "Mirror Move",
+    "Mist",
+    "Recover",
+    "Reflect",
+    "Rest",
+    "Soft-Boiled",
+    "Substitute",
+    "Defense Curl",
+    "Acid Armor",
+    "Barrier",
+    "Swords Dance",
+    "Meditate",
+    "Sharpen",
+    "Teleport",
+    "Agility",
+    "Double Team",
+    "Harden",
+    "Splash",
+    "Withdraw",
+];
+
 struct Log {
     data: &'static Dataset,
     out: String,
+    /// [`SELF_TARGET`] as this dataset's move ids.
+    self_target: Vec<MoveId>,
+    /// The last move's user (for `|-fail|`, Conversion and Haze) and the move.
+    user: Option<Who>,
+    last_move: Option<MoveId>,
+    /// The `Used` row being translated is followed by a miss.
+    missed: bool,
+    /// Mist and Focus Energy: used again, Showdown's Gen 1 prints no `|-fail|`.
+    silent_fail: Vec<MoveId>,
     /// Where the next HP change comes from (`[from] psn`), set by the text before it.
     from: Option<&'static str>,
     /// The last move's user and its target (for `|-damage|` attribution and `|-crit|`).
@@ -106,6 +156,17 @@ impl Log {
         let mut log = Log {
             data,
             out,
+            self_target: SELF_TARGET
+                .iter()
+                .filter_map(|n| data.move_by_name(n))
+                .collect(),
+            user: None,
+            last_move: None,
+            missed: false,
+            silent_fail: ["Mist", "Focus Energy"]
+                .iter()
+                .filter_map(|n| data.move_by_name(n))
+                .collect(),
             from: None,
             target: None,
         };
@@ -140,8 +201,17 @@ impl Log {
     /// Translate and drain the queued rows.
     fn flush(&mut self, battle: &mut Battle<Rng>) {
         let rows: Vec<Row> = battle.rows().collect();
-        for row in rows {
-            self.row(battle, row);
+        for (i, row) in rows.iter().enumerate() {
+            // A move that misses: Showdown marks its `|move|` line `[miss]`.
+            self.missed = matches!(row, Row::Text(Msg::Used { .. }))
+                && rows[i + 1..]
+                    .iter()
+                    .find_map(|r| match r {
+                        Row::Text(m) => Some(matches!(m, Msg::Missed { .. })),
+                        _ => None,
+                    })
+                    .unwrap_or(false);
+            self.row(battle, *row);
         }
     }
 
@@ -195,18 +265,23 @@ impl Log {
                     slot: battle.side(mon.side.other()).active,
                 };
                 self.target = Some(target);
+                self.user = Some(mon);
+                self.last_move = Some(mv);
                 self.from = None;
+                let shown = if self.self_target.contains(&mv) {
+                    mon
+                } else {
+                    target
+                };
                 format!(
-                    "|move|{}|{}|{}",
+                    "|move|{}|{}|{}{}",
                     id(mon),
                     move_name(self.data, mv),
-                    id(target)
+                    id(shown),
+                    if self.missed { "|[miss]" } else { "" }
                 )
             }
-            Msg::Missed { mon } => match self.target {
-                Some(t) => format!("|-miss|{}|{}", id(mon), id(t)),
-                None => format!("|-miss|{}", id(mon)),
-            },
+            Msg::Missed { mon } => format!("|-miss|{}", id(mon)),
             Msg::DoesntAffect { target }
             | Msg::Unaffected { target }
             | Msg::DidntAffect { target } => {
@@ -265,29 +340,82 @@ impl Log {
             Msg::Burned { mon } => format!("|-status|{}|brn", id(mon)),
             Msg::FrozenSolid { mon } => format!("|-status|{}|frz", id(mon)),
             Msg::Paralyzed { mon } => format!("|-status|{}|par", id(mon)),
-            Msg::StatRose { mon, stat, sharply } => {
-                format!(
-                    "|-boost|{}|{}|{}",
-                    id(mon),
-                    stat_id(stat),
-                    1 + u8::from(sharply)
-                )
+            // Showdown's Gen 1 Special is its spa and spd moving together: two lines.
+            Msg::StatRose { mon, stat, sharply } | Msg::StatFell { mon, stat, sharply } => {
+                let kind = if matches!(m, Msg::StatRose { .. }) {
+                    "-boost"
+                } else {
+                    "-unboost"
+                };
+                let n = 1 + u8::from(sharply);
+                if stat == StatKind::Special {
+                    self.line(format!("|{kind}|{}|spa|{n}", id(mon)));
+                    format!("|{kind}|{}|spd|{n}", id(mon))
+                } else {
+                    format!("|{kind}|{}|{}|{n}", id(mon), stat_id(stat))
+                }
             }
-            Msg::StatFell { mon, stat, sharply } => {
-                format!(
-                    "|-unboost|{}|{}|{}",
-                    id(mon),
-                    stat_id(stat),
-                    1 + u8::from(sharply)
-                )
+            Msg::NothingHappened | Msg::Failed
+                if self
+                    .last_move
+                    .is_some_and(|m| self.silent_fail.contains(&m)) =>
+            {
+                return
             }
-            Msg::NothingHappened | Msg::Failed => "|-fail|".to_string(),
+            // A stat already at its limit: Showdown fails on the Pokémon whose stat it is.
+            Msg::NothingHappened => {
+                let own = self
+                    .last_move
+                    .is_some_and(|m| self.self_target.contains(&m));
+                match if own { self.user } else { self.target } {
+                    Some(w) => format!("|-fail|{}", id(w)),
+                    None => "|-fail|".to_string(),
+                }
+            }
+            Msg::NoEffect => "|-nothing".to_string(),
+            Msg::Failed => match self.user {
+                Some(u) => format!("|-fail|{}", id(u)),
+                None => "|-fail|".to_string(),
+            },
             Msg::MadeSubstitute { mon } => format!("|-start|{}|Substitute", id(mon)),
             Msg::SubstituteTookDamage { mon } => {
                 format!("|-activate|{}|Substitute|[damage]", id(mon))
             }
             Msg::SubstituteBroke { mon } => format!("|-end|{}|Substitute", id(mon)),
-            Msg::TransformedInto { .. } => return,
+            Msg::TransformedInto { mon, .. } => match self.target {
+                Some(t) => format!("|-transform|{}|{}", id(mon), id(t)),
+                None => return,
+            },
+            Msg::LearnedMimic { mon, mv } => {
+                format!("|-start|{}|Mimic|{}", id(mon), move_name(data, mv))
+            }
+            Msg::MoveDisabled { target, mv } => {
+                format!("|-start|{}|Disable|{}", id(target), move_name(data, mv))
+            }
+            Msg::DisabledNoMore { mon } => format!("|-end|{}|Disable", id(mon)),
+            Msg::ConvertedType { target } => {
+                let Some(u) = self.user else { return };
+                let types = battle.battler(target.side).types;
+                let mut shown = type_title(types[0]);
+                if types[1] != types[0] {
+                    shown.push('/');
+                    shown.push_str(&type_title(types[1]));
+                }
+                format!(
+                    "|-start|{}|typechange|{shown}|[from] move: Conversion|[of] {}",
+                    id(u),
+                    id(target)
+                )
+            }
+            Msg::StatusChangesEliminated => {
+                let Some(u) = self.user else { return };
+                self.line(format!("|-activate|{}|move: Haze", id(u)));
+                "|-clearallboost|[silent]".to_string()
+            }
+            Msg::GainedArmor { mon } => format!("|-start|{}|Reflect", id(mon)),
+            Msg::LightScreenUp { mon } => format!("|-start|{}|Light Screen", id(mon)),
+            Msg::ShroudedInMist { mon } => format!("|-start|{}|Mist", id(mon)),
+            Msg::GettingPumped { mon } => format!("|-start|{}|move: Focus Energy", id(mon)),
             _ => return,
         };
         self.line(line);
@@ -305,6 +433,14 @@ fn ident(data: &Dataset, battle: &Battle<Rng>, w: Who) -> String {
         None => "?".to_string(),
     };
     format!("{side}: {name}")
+}
+
+/// `WATER` → `Water`, as Showdown spells types.
+fn type_title(t: pallet_engine::data::Type) -> String {
+    let id = t.id();
+    let mut out = id[..1].to_string();
+    out.push_str(&id[1..].to_lowercase());
+    out
 }
 
 fn stat_id(s: StatKind) -> &'static str {

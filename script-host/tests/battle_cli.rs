@@ -140,6 +140,55 @@ fn battle_text_output_and_team_files() {
 }
 
 #[test]
+fn battle_team_files_checked_against_gen1_learnsets() {
+    let dir = std::env::temp_dir().join(format!("pallet-battle-learn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let team = dir.join("team.txt");
+    // TM/HM, pre-evolution and event moves are legal: Snorlax's Surf (HM03) and Psychic (TM29),
+    // Raichu's Surf (Surf Pikachu), Charizard's Slash (Charmander at 30).
+    std::fs::write(
+        &team,
+        "Snorlax\n- Body Slam\n- Surf\n- Psychic\n- Rest\n\n\
+         Raichu\nLevel: 40\n- Surf\n- Thunderbolt\n\n\
+         Charizard\nLevel: 36\n- Slash\n- Earthquake\n",
+    )
+    .unwrap();
+    let t = team.to_str().unwrap();
+    let o = pallet(&["battle", "--count", "2", "--p1", t, "--p2", t, "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(json(&o)["battles"], 2);
+    // Every problem at once: moves the species cannot know, at its level or ever, a level
+    // below its evolution, an unknown name with a suggestion; Gen 1-less fields warn.
+    std::fs::write(
+        &team,
+        "Charizard @ Leftovers\nAbility: Blaze\nLevel: 20\n- Surf\n- Flamethrower\n- Ember\n\n\
+         Raichu\nAdamant Nature\n- Psychic\n- Thunderbolt\n- Thunderbolt\n\n\
+         Mewtwo\n- Tackle\n- Psychc\n",
+    )
+    .unwrap();
+    let o = pallet(&["battle", "--p1", t]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty(), "no battle is played");
+    let err = String::from_utf8_lossy(&o.stderr);
+    for want in [
+        "line 3: Charizard must be at least level 36 (it evolves from Charmeleon at that level at the earliest); this one is level 20",
+        "line 4: Charizard cannot learn `Surf` in Gen 1 (not by level-up, TM/HM, tutor, event or from a pre-evolution)",
+        "line 5: Charizard learns `Flamethrower` at level 38 at the earliest; this one is level 20",
+        "line 10: Raichu cannot learn `Psychic` in Gen 1",
+        "line 12: Raichu knows `Thunderbolt` twice",
+        "line 16: unknown move `Psychc` (did you mean `Psychic`?)",
+        "warning: ",
+        "line 1: Gen 1 has no held items; `@ Leftovers` is ignored",
+        "line 2: Gen 1 has no abilities; `Ability: Blaze` is ignored",
+        "line 9: Gen 1 has no natures; `Adamant Nature` is ignored",
+    ] {
+        assert!(err.contains(want), "missing `{want}` in:\n{err}");
+    }
+    assert!(!err.contains("line 6:"), "Ember is legal at 20:\n{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn battle_bad_arguments_exit_2() {
     for args in [
         &["battle", "--count", "lots"][..],

@@ -1,8 +1,8 @@
 // Generates Pallet's embedded data tables (engine/src/generated/*.rs).
 //
 // Inputs: the npm package @pkmn/dex (base stats, types, move numbers/power/accuracy/PP, type
-// charts, learnset and evolution cross-checks) and the committed fact files in ./facts (the
-// cartridge facts @pkmn/dex lacks, transcribed from the pret disassemblies). Everything is read
+// charts, the Gen 1 learnsets with TM/HM and events, learnset and evolution cross-checks) and
+// the committed fact files in ./facts (the cartridge facts @pkmn/dex lacks, transcribed from the pret disassemblies). Everything is read
 // from disk: no network. Output is deterministic: running it twice yields identical bytes.
 //
 //   cd tools/gen-data && npm ci && node gen.mjs          # regenerate
@@ -451,6 +451,84 @@ function rsItems(items, sources) {
   return s;
 }
 
+/**
+ * Every Gen 1 way each species learns each move, from @pkmn/dex's Gen 1 learnsets (Red, Blue and
+ * Yellow): `1L<level>` level-up, `1M` TM/HM, `1T` tutor (Stadium's Surf Pikachu), `1S<n>` event
+ * (the event's level from its eventData; Japan-only events are left out). Own sources only; pre-evolution moves are the engine's
+ * walk over the evolution table. Gen 2 sources (tradebacks) are left out.
+ */
+async function gen1Learnsets(moves, species) {
+  const dex = Dex.forGen(1);
+  const numOfPkMove = new Map(moves.map((m) => [dex.moves.get(m.pkmnName).id, m.num]));
+  const pkSpecies = dexSpecies(1, 151);
+  return Promise.all(
+    pkSpecies.map(async (pk, i) => {
+      const ls = (await dex.learnsets.get(pk.id)) ?? fail(`gen1 ${pk.name}: no learnset`);
+      const rows = [];
+      for (const [move, sources] of Object.entries(ls.learnset ?? {})) {
+        for (const src of sources) {
+          if (!src.startsWith('1')) continue;
+          const num = numOfPkMove.get(move) ?? fail(`gen1 ${pk.name}: unknown move ${move}`);
+          let rs;
+          let key;
+          if (/^1L\d+$/.test(src)) {
+            const lvl = Number(src.slice(2));
+            if (lvl < 1 || lvl > 100) fail(`gen1 ${pk.name}: bad level in ${src}`);
+            rs = `LearnSource::Level(${lvl})`;
+            key = lvl;
+          } else if (src === '1M') {
+            rs = 'LearnSource::Machine';
+            key = 200;
+          } else if (src === '1T') {
+            rs = 'LearnSource::Tutor';
+            key = 201;
+          } else if (/^1S\d+$/.test(src)) {
+            const ev = ls.eventData?.[Number(src.slice(2))] ?? fail(`gen1 ${pk.name}: no event ${src}`);
+            if (ev.generation !== 1 || !ev.level) fail(`gen1 ${pk.name}: event ${src} is not a Gen 1 event with a level`);
+            // Japan-only events cannot reach an international cartridge (Showdown's rule too).
+            if (ev.japan) continue;
+            rs = `LearnSource::Event(${ev.level})`;
+            key = 300 + ev.level;
+          } else {
+            fail(`gen1 ${pk.name}: unknown learn source ${src}`);
+          }
+          rows.push([num, key, rs]);
+        }
+      }
+      rows.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+      const uniq = rows.filter((r, k) => k === 0 || r[0] !== rows[k - 1][0] || r[2] !== rows[k - 1][2]);
+      // Every cartridge level-up move must be a Gen 1 source in @pkmn/dex too.
+      for (const [lvl, num] of species[i].learnset) {
+        if (!uniq.some((r) => r[0] === num && r[2] === `LearnSource::Level(${lvl})`)) {
+          fail(`gen1 ${species[i].id}: level-up ${lvl} move #${num} missing from the learnset table`);
+        }
+      }
+      // The lowest level the species is met at in Gen 1 (wild, gift or in-game trade; events
+      // only restrict the moves they teach), 0 if never.
+      const met = (ls.encounters ?? [])
+        .filter((e) => e.generation === 1)
+        .map((e) => e.level ?? fail(`gen1 ${pk.name}: encounter without a level`));
+      return { id: species[i].id, rows: uniq, met: met.length ? Math.min(...met) : 0 };
+    }),
+  );
+}
+
+function rsLearnsets(list, sources) {
+  let s = header(sources);
+  s += 'use crate::data::types::{LearnSource, MoveId};\n\n';
+  s += '/// Gen 1 ways to learn moves, per species in dex order: (move, source), by move number.\n';
+  s += `pub static LEARNSETS: [&[(MoveId, LearnSource)]; ${list.length}] = [\n`;
+  for (const { id, rows } of list) {
+    s += `    // ${id}\n    &[${rows.map(([n, , rs]) => `(MoveId(${n}), ${rs})`).join(', ')}],\n`;
+  }
+  s += '];\n\n';
+  s += '/// The lowest level each species is met at in Gen 1 (wild, gift or in-game trade), 0 if\n';
+  s += '/// never; dex order.\n';
+  s += `pub static MET_MIN_LEVELS: [u8; ${list.length}] = [\n`;
+  for (let k = 0; k < list.length; k += 16) s += `    ${list.slice(k, k + 16).map((x) => x.met).join(', ')},\n`;
+  return s + '];\n';
+}
+
 async function generateGen1() {
   const pret = 'pret/pokered (facts in tools/gen-data/facts/gen1_*.txt)';
   const moves = gen1Moves();
@@ -470,6 +548,14 @@ async function generateGen1() {
     nameIndex(species.map((s, i) => [i, [s.id, s.name, s.pkmnName]]), 'gen1 species'),
   );
   emit('gen1_species.rs', ss);
+
+  emit(
+    'gen1_learnsets.rs',
+    rsLearnsets(
+      await gen1Learnsets(moves, species),
+      `@pkmn/dex ${DEX_VERSION} Gen 1 learnsets (Red/Blue/Yellow level-up, TM/HM, tutor, events)`,
+    ),
+  );
 
   emit('gen1_types.rs', rsTypes(1, gen1TypeChart(), `${pret}, checked against @pkmn/dex ${DEX_VERSION}`, ALL_TYPES.slice(0, 15)));
   emit('gen1_items.rs', rsItems(gen1Items(), pret));

@@ -7,10 +7,11 @@
 //! error in one set does not hide the problems of the others; line numbers stay those of the
 //! file. What is checked per set: the species, every move (unknown, duplicate), the HP DV
 //! against the other DVs, the level, the item (a warning: Gen 1 has no held items; the set is
-//! used without it). Not checked: whether the species can learn the move — the dataset carries
-//! the level-up learnsets only (no TM/HM lists), so a legal TM move cannot be told from an
-//! illegal one.
+//! used without it), whether the species can know each move at its level in Gen 1 (level-up,
+//! TM/HM, tutor, event, pre-evolution: [`crate::data::learn`]) and whether an evolved species
+//! is at least the level it evolves at.
 
+use crate::data::learn::{check_move, min_level, LearnProblem};
 use crate::data::{normalize_name, Dataset};
 use crate::pokemon::Pokemon;
 
@@ -90,6 +91,7 @@ pub fn check_team(data: &Dataset, text: &str) -> TeamCheck {
                     let before = out.errors.len();
                     check_names(data, &set, &mut out.errors);
                     if out.errors.len() == before {
+                        check_legality(data, &set, &mut out.errors);
                         match build_mon(data, &set) {
                             Ok(m) => mons.push(m),
                             Err(e) => out.errors.push(e),
@@ -135,6 +137,58 @@ fn check_names(data: &Dataset, set: &SetSpec, errors: &mut Vec<TeamError>) {
                 message: format!("unknown move `{name}`{}", did_you_mean(name, names)),
             });
         }
+    }
+}
+
+/// Moves the species cannot know at its level, and an evolved species below its evolution level
+/// (names already resolved by [`check_names`]).
+fn check_legality(data: &Dataset, set: &SetSpec, errors: &mut Vec<TeamError>) {
+    let Some(sid) = data.species_by_name(&set.species) else {
+        return;
+    };
+    let name = title(data.species(sid).name);
+    let level_line = if set.level_line == 0 {
+        set.line
+    } else {
+        set.level_line
+    };
+    if let Some(min) = min_level(data, sid) {
+        if set.level < min.level {
+            let why = match min.evolves_from {
+                Some(p) => format!(
+                    "it evolves from {} at that level at the earliest",
+                    title(p.name)
+                ),
+                None => "it is met no lower in Gen 1".to_string(),
+            };
+            errors.push(TeamError {
+                line: level_line,
+                message: format!(
+                    "{name} must be at least level {} ({why}); this one is level {}",
+                    min.level, set.level
+                ),
+            });
+        }
+    }
+    for (line, mv) in &set.moves {
+        let Some(mid) = data.move_by_name(mv) else {
+            continue;
+        };
+        let move_name = title(data.move_data(mid).name);
+        let message = match check_move(data, sid, mid, set.level) {
+            Ok(()) => continue,
+            Err(LearnProblem::Never) => format!(
+                "{name} cannot learn `{move_name}` in Gen 1 (not by level-up, TM/HM, tutor, event or from a pre-evolution)"
+            ),
+            Err(LearnProblem::TooLow { min_level }) => format!(
+                "{name} learns `{move_name}` at level {min_level} at the earliest; this one is level {}",
+                set.level
+            ),
+        };
+        errors.push(TeamError {
+            line: *line,
+            message,
+        });
     }
 }
 
@@ -242,5 +296,26 @@ mod tests {
         );
         assert_eq!(c.errors.len(), 2, "{:?}", c.errors);
         assert_eq!((c.errors[0].line, c.errors[1].line), (2, 6));
+    }
+
+    #[test]
+    fn unlearnable_moves_and_levels_are_all_listed() {
+        let text = "Charizard\nLevel: 20\n- Surf\n- Flamethrower\n- Ember\n- Fly\n\n\
+                    Raichu\nLevel: 10\n- Thunder Shock\n- Surf\n- Psychic\n\n\
+                    Raticate\nLevel: 12\n- Tackle\n\n\
+                    Snorlax\n- Body Slam\n- Surf\n- Psychic\n";
+        let c = check_team(gen1(), text);
+        let errs: Vec<String> = c.errors.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            errs,
+            [
+                "line 2: Charizard must be at least level 36 (it evolves from Charmeleon at that level at the earliest); this one is level 20",
+                "line 3: Charizard cannot learn `Surf` in Gen 1 (not by level-up, TM/HM, tutor, event or from a pre-evolution)",
+                "line 4: Charizard learns `Flamethrower` at level 38 at the earliest; this one is level 20",
+                "line 12: Raichu cannot learn `Psychic` in Gen 1 (not by level-up, TM/HM, tutor, event or from a pre-evolution)",
+                "line 15: Raticate must be at least level 15 (it is met no lower in Gen 1); this one is level 12",
+            ],
+        );
+        assert!(c.team.is_none());
     }
 }

@@ -144,6 +144,19 @@ pub struct MoveId(pub u16);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct ItemId(pub u16);
 
+/// One way a species learns a move in Gen 1 (the generated `gen1_learnsets` table).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LearnSource {
+    /// Level-up at this level (Red/Blue or Yellow).
+    Level(u8),
+    /// A TM or HM.
+    Machine,
+    /// A move tutor (Stadium's Surf Pikachu).
+    Tutor,
+    /// A distribution event; the Pokémon is at least this level.
+    Event(u8),
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EvolutionTrigger {
     Level(u8),

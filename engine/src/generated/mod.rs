@@ -4,6 +4,7 @@
 //! Generated data tables. The public API lives in `crate::data`.
 
 pub mod gen1_items;
+pub mod gen1_learnsets;
 pub mod gen1_moves;
 pub mod gen1_species;
 pub mod gen1_types;
