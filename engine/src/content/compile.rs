@@ -64,6 +64,9 @@ pub struct GameContent {
     pub scripts: Option<std::rc::Rc<crate::world::map_scripts::MapScriptRegistry>>,
     /// `(mod id, version)` of every mod whose content shaped these tables (saves record it).
     pub mods: Vec<(String, String)>,
+    /// What loaded but never plays, said once (never silent): map scripts of a cartridge map
+    /// the embedded world does not have.
+    pub notes: Vec<ContentProblem>,
 }
 
 impl GameContent {
@@ -75,6 +78,7 @@ impl GameContent {
             trainers: TRAINERS,
             scripts: None,
             mods: Vec::new(),
+            notes: Vec::new(),
         })
     }
 
@@ -134,6 +138,7 @@ pub fn compile(
             out.data,
             &out.maps,
             &mut problems,
+            &mut out.notes,
         )));
     }
     if problems.0.is_empty() {
