@@ -28,6 +28,7 @@ pub mod stack;
 #[cfg(test)]
 mod stack_tests;
 pub mod storage;
+pub mod ui;
 
 pub use clock::Clock;
 pub use host::{LuaHost, LuaMonitor};

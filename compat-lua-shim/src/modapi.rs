@@ -530,6 +530,7 @@ pub fn build(m: &Rc<LuaMod>, manifest: &Manifest, path: &str) -> mlua::Result<Ta
         )?,
     )?;
     api.raw_set("content", content_table(lua, weak.clone())?)?;
+    api.raw_set("ui", crate::ui::ui_table(lua)?)?;
     api.raw_set(
         "world",
         table_of(lua, World, &["activeBlockAt"], "mod.world")?,
