@@ -283,3 +283,25 @@ fn map_scripts_of_cartridge_towns_the_world_lacks_load_with_a_note() {
     assert!(t.contains("town-bad-row failed"), "{t}");
     assert!(t.contains("\"NOT_AN_ITEM\" is not an item"), "{t}");
 }
+
+/// A mod written for the Lua engine's `battle.enemy_action (next, battle)` calls `next(battle)`:
+/// the `ctx` Pallet adds is this link's own, not a failure (the adaptive-trainers shape).
+#[test]
+fn next_with_the_lua_engines_fewer_arguments_keeps_the_links_own_rest() {
+    let dir = temp_mod(
+        "lua-enemy-action",
+        "return function(mod)\n  local n = 0\n  \
+         mod.hooks:wrap('battle.enemy_action', function(next, battle)\n    \
+         local action = next(battle)\n    n = n + 1\n    \
+         if n == 1 then mod.log:info('enemy action %s', tostring(action and action.kind)) end\n    \
+         return action\n  end)\nend\n",
+    );
+    let o = run(vec![dir], &scenario());
+    let t = &o.transcript;
+    assert!(t.contains("[lua-enemy-action] enemy action move"), "{t}");
+    assert!(!t.contains("bad arguments to next"), "{t}");
+    assert!(
+        !t.contains("lua-enemy-action] hook battle.enemy_action failed"),
+        "{t}"
+    );
+}
