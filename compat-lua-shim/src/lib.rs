@@ -29,6 +29,7 @@ pub mod stack;
 mod stack_tests;
 pub mod storage;
 pub mod string_flood;
+pub mod ui;
 
 pub use clock::Clock;
 pub use host::{LuaHost, LuaMonitor};

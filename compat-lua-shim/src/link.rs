@@ -623,6 +623,14 @@ where
                 ))
             })?);
         }
+        // Fewer arguments than the hook has: the missing trailing ones are this link's own.
+        // A mod written for the Lua engine passes what that engine's hook had (`next(battle)`
+        // of `battle.enemy_action`); a parameter Pallet adds (`ctx`) must not break it.
+        if args.len() < info.params.len() {
+            let own = H::args_to_values(next.args())
+                .map_err(|e| mlua::Error::runtime(format!("next of hook {}: {e}", info.name)))?;
+            args.extend(own.into_iter().skip(args.len()));
+        }
         let args = H::args_from_values(args).map_err(|e| {
             mlua::Error::runtime(format!(
                 "next of hook {}: bad arguments to next: {e} (callback signature {})",

@@ -557,6 +557,7 @@ pub fn build(m: &Rc<LuaMod>, manifest: &Manifest, path: &str) -> mlua::Result<Ta
         )?,
     )?;
     api.raw_set("content", content_table(lua, weak.clone())?)?;
+    api.raw_set("ui", crate::ui::ui_table(lua)?)?;
     let world_methods: Vec<&str> = std::iter::once("activeBlockAt")
         .chain(pallet_api::facades::WORLD_METHODS.iter().map(|m| m.1))
         .collect();

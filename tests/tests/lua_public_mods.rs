@@ -187,3 +187,121 @@ fn rhai_map_script_handlers_given_as_function_pointers_run_owned_by_their_mod() 
     let line = format!("entered REDS_HOUSE_1F at {x},{y} (visit 1)");
     assert!(lua_feed.contains(&line), "{lua_feed:?}");
 }
+
+/// From the new-game start to Pallet Town's (2,8), below Red's house door.
+const TO_PALLET: &str = "walk right 1\nwalk left 1\nwalk down 3\nwalk down 1\n";
+
+#[test]
+fn a_new_room_on_the_cartridges_house_tileset_plays_its_positional_rows() {
+    let scenario = format!(
+        "{TO_PALLET}walk right 1\n\
+         expect map PALLET_DEN 2 7\n\
+         walk up 3\nwalk right 1\npress up\n\
+         talk\nclose\n\
+         expect flag MOD_DEN_GIFT_GIVEN on\n\
+         talk\nclose\n\
+         walk down 3\n\
+         expect map PALLET_TOWN\n"
+    );
+    let o = run(vec![lua_fixture("shape-new-room")], &scenario);
+    let t = &o.transcript;
+    assert!(t.contains("== PALLET DEN =="), "{t}");
+    // The gift once, then the other branch: `jump "end"` ended the first run.
+    assert_eq!(t.matches("Welcome to the den!").count(), 1, "{t}");
+    assert_eq!(t.matches("Come back any time.").count(), 1, "{t}");
+    // The cartridge's HOUSE block 3 is a wall over floor: the top row cannot be entered.
+    let cs = pallet_engine::world::store::embedded(GameVersion::Red).unwrap();
+    let house = cs.tilesets.get("HOUSE").expect("public HOUSE tileset");
+    use pallet_engine::world::tileset::CellKind;
+    assert_eq!(house.cell(3, 0, 0), Some(CellKind::Solid));
+    assert_eq!(house.cell(3, 0, 1), Some(CellKind::Floor));
+    assert_eq!(house.cell(11, 1, 1), Some(CellKind::Floor));
+    // Without the mod the cell is plain floor of Pallet Town: no warp.
+    let plain = run(
+        vec![],
+        &format!("{TO_PALLET}walk right 1\nexpect map PALLET_TOWN 3 8\n"),
+    );
+    assert!(!plain.transcript.contains("PALLET DEN"));
+}
+
+fn temp_mod(name: &str, main: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pallet-public-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("manifest.json"),
+        format!(r#"{{"id": "{name}", "name": "{name}", "version": "1.0.0", "api": 2, "entry": "main.lua"}}"#),
+    )
+    .unwrap();
+    std::fs::write(dir.join("main.lua"), main).unwrap();
+    dir
+}
+
+/// Town quests in the shape of the surveyed quest packs: talk scripts on every town, as
+/// positional rows. A cartridge town the embedded world lacks is said once, not refused; a
+/// map id the cartridge does not have fails the mod, naming it; a bad row there still fails.
+#[test]
+fn map_scripts_of_cartridge_towns_the_world_lacks_load_with_a_note() {
+    let quests = |map: &str, row: &str| {
+        format!(
+            "return function(mod)\n  mod.content.map_scripts:register('{map}', {{ talk = {{\n    \
+             TEXT_TOWN_GIRL = {{ {{ 'check_flag', 'MOD_Q' }}, {{ 'jump_if_true', 'end' }}, \
+             {row}, {{ 'set_flag', 'MOD_Q' }} }},\n  }} }})\nend\n"
+        )
+    };
+    let ok = temp_mod(
+        "town-quests",
+        &quests("CELADON_CITY", "{ 'show_text', 'Hi!' }"),
+    );
+    let o = run(vec![ok], "");
+    let t = &o.transcript;
+    assert!(t.contains("town-quests"), "{t}");
+    assert!(!t.contains("town-quests failed"), "{t}");
+    assert!(
+        t.contains(
+            "mods: town-quests note: map_scripts.CELADON_CITY: CELADON_CITY is a cartridge map \
+             Pallet's embedded world does not have; these scripts never run"
+        ),
+        "{t}"
+    );
+    let typo = temp_mod(
+        "town-typo",
+        &quests("CELADON_CTY", "{ 'show_text', 'Hi!' }"),
+    );
+    let t = run(vec![typo], "").transcript;
+    assert!(
+        t.contains(
+            "mods: town-typo failed: content: content: map_scripts.CELADON_CTY: no map CELADON_CTY"
+        ),
+        "{t}"
+    );
+    let bad = temp_mod(
+        "town-bad-row",
+        &quests("CELADON_CITY", "{ 'give_item', 'NOT_AN_ITEM' }"),
+    );
+    let t = run(vec![bad], "").transcript;
+    assert!(t.contains("town-bad-row failed"), "{t}");
+    assert!(t.contains("\"NOT_AN_ITEM\" is not an item"), "{t}");
+}
+
+/// A mod written for the Lua engine's `battle.enemy_action (next, battle)` calls `next(battle)`:
+/// the `ctx` Pallet adds is this link's own, not a failure (the adaptive-trainers shape).
+#[test]
+fn next_with_the_lua_engines_fewer_arguments_keeps_the_links_own_rest() {
+    let dir = temp_mod(
+        "lua-enemy-action",
+        "return function(mod)\n  local n = 0\n  \
+         mod.hooks:wrap('battle.enemy_action', function(next, battle)\n    \
+         local action = next(battle)\n    n = n + 1\n    \
+         if n == 1 then mod.log:info('enemy action %s', tostring(action and action.kind)) end\n    \
+         return action\n  end)\nend\n",
+    );
+    let o = run(vec![dir], &scenario());
+    let t = &o.transcript;
+    assert!(t.contains("[lua-enemy-action] enemy action move"), "{t}");
+    assert!(!t.contains("bad arguments to next"), "{t}");
+    assert!(
+        !t.contains("lua-enemy-action] hook battle.enemy_action failed"),
+        "{t}"
+    );
+}

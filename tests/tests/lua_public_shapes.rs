@@ -830,3 +830,35 @@ fn save_state_tool_starts_and_captures_and_restores_at_a_safe_point() {
         "{feed:?}"
     );
 }
+
+#[test]
+fn menu_entries_are_placed_by_label_and_a_pushed_screen_is_refused_clearly() {
+    let id = "shape-menu-entries";
+    let env = load(&[lua_fixture(id)], vec![]);
+    env.assert_loaded(id);
+    let feed = unprefixed(&env.feed());
+    for line in [
+        "before: POKEDEX,ITEM,LOG,SAVE,EXIT (same list true)",
+        "after: POKEDEX,SHINY,ITEM,LOG,SAVE,EXIT",
+        "missing anchor: POKEDEX,SHINY,ITEM,LOG,SAVE,EXIT,TAIL",
+        "removed: POKEDEX,SHINY,LOG,SAVE,EXIT,TAIL",
+    ] {
+        assert!(feed.contains(&line.to_owned()), "{line}: {feed:?}");
+    }
+    let push = feed
+        .iter()
+        .find(|l| l.starts_with("push ok=false: "))
+        .expect("push line");
+    assert!(
+        push.contains(&pallet_compat_lua::ui::push_refusal("MenuEntriesLog")),
+        "{push}"
+    );
+    let big = feed
+        .iter()
+        .find(|l| l.starts_with("big ok=false: "))
+        .expect("big line");
+    assert!(
+        big.contains("a menu list of 5000 entries (at most 4096)"),
+        "{big}"
+    );
+}

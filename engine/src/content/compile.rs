@@ -64,6 +64,9 @@ pub struct GameContent {
     pub scripts: Option<std::rc::Rc<crate::world::map_scripts::MapScriptRegistry>>,
     /// `(mod id, version)` of every mod whose content shaped these tables (saves record it).
     pub mods: Vec<(String, String)>,
+    /// What loaded but never plays, said once (never silent): map scripts of a cartridge map
+    /// the embedded world does not have.
+    pub notes: Vec<ContentProblem>,
 }
 
 impl GameContent {
@@ -75,6 +78,7 @@ impl GameContent {
             trainers: TRAINERS,
             scripts: None,
             mods: Vec::new(),
+            notes: Vec::new(),
         })
     }
 
@@ -134,6 +138,7 @@ pub fn compile(
             out.data,
             &out.maps,
             &mut problems,
+            &mut out.notes,
         )));
     }
     if problems.0.is_empty() {
@@ -264,6 +269,14 @@ fn compile_maps(
         fields
             .entry("blocks".into())
             .or_insert_with(|| Value::List(Vec::new()));
+        if let Some(objects) = rec.get("objects").and_then(Value::as_list) {
+            let npcs = fields
+                .entry("npcs".into())
+                .or_insert_with(|| Value::List(Vec::new()));
+            if let Value::List(npcs) = npcs {
+                npcs.extend(objects.iter().enumerate().map(|(n, o)| object_npc(n, o)));
+            }
+        }
         if let Some(Value::List(warps)) = fields.get_mut("warps") {
             for (n, w) in warps.iter_mut().enumerate() {
                 if let Err(m) = normalize_warp(mreg, id, w) {
@@ -312,6 +325,40 @@ fn compile_maps(
         return None;
     }
     Some(set)
+}
+
+/// A map object in the Lua engine's shape (`{index, name, sprite, text, movement, range, x,
+/// y}`) as an npc of the engine (`{name, x, y, facing, text}`): the name is the object's (else
+/// `object<index>`), the facing its `facing`, else a standing object's `range` direction
+/// (`UP`/`DOWN`/`LEFT`/`RIGHT`), else `down`. Sprite and movement are presentation Pallet
+/// does not model; a wrong field type fails the map's check, naming it.
+fn object_npc(n: usize, o: &Value) -> Value {
+    let name = o
+        .get("name")
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .unwrap_or_else(|| {
+            let index = o
+                .get("index")
+                .and_then(Value::as_exact_int)
+                .unwrap_or(n as i64 + 1);
+            format!("object{index}")
+        });
+    let dir = |v: Option<&Value>| {
+        v.and_then(Value::as_str)
+            .map(str::to_ascii_lowercase)
+            .filter(|d| matches!(d.as_str(), "up" | "down" | "left" | "right"))
+    };
+    let facing = dir(o.get("facing"))
+        .or_else(|| dir(o.get("range")))
+        .unwrap_or_else(|| "down".to_owned());
+    let mut m = BTreeMap::new();
+    m.insert("name".to_owned(), Value::from(name));
+    for k in ["x", "y", "text"] {
+        m.insert(k.to_owned(), o.get(k).cloned().unwrap_or(Value::Nil));
+    }
+    m.insert("facing".to_owned(), Value::from(facing));
+    Value::Map(m)
 }
 
 /// A warp in the engine's shape: `to` from `destMap` when absent; `toX`/`toY` from the target

@@ -7,6 +7,11 @@
 //! `give_pokemon {species, level}`, `check_flag {flag}`, `set_flag {flag}`,
 //! `clear_flag {flag}`, `jump {label}`, `jump_if_true {label}`, `jump_if_false {label}`,
 //! `label {name}`, `end`. Jumps go forward to a label of the same list (checked here).
+//!
+//! The Lua engine's positional rows (`{"show_text", text}`, `{"give_item", item, count}`,
+//! `{"check_flag", flag}`, `{"jump_if_true", label}`, `{"label", name}`, …) are read as the
+//! same records ([`positional_op`]); a jump to `"end"` with no `end` label ends the script, as
+//! in the Lua engine's runner.
 
 use std::collections::BTreeMap;
 
@@ -27,6 +32,36 @@ fn field<'a>(op: &'a Value, key: &str) -> Result<&'a str, String> {
         .ok_or_else(|| format!("needs a string `{key}`"))
 }
 
+/// The argument names of a positional row `{name, arg1, arg2, …}`, per op.
+fn positional_args(name: &str) -> Option<&'static [&'static str]> {
+    Some(match name {
+        "show_text" => &["text"],
+        "give_item" => &["item", "count"],
+        "give_pokemon" => &["species", "level"],
+        "check_flag" | "set_flag" | "clear_flag" => &["flag"],
+        "jump" | "jump_if_true" | "jump_if_false" => &["label"],
+        "label" => &["name"],
+        "end" => &[],
+        _ => return None,
+    })
+}
+
+/// A positional row `{name, args…}` as the op record `{op = name, <arg> = …}` (None when `op`
+/// is not a positional row). Arguments past the op's own are ignored, as the Lua engine's
+/// runner ignores them (`give_item`'s silent flag); an op Pallet does not run keeps only its
+/// name, so the error names it.
+pub fn positional_op(op: &Value) -> Option<Value> {
+    let list = op.as_list()?;
+    let name = list.first()?.as_str()?;
+    let mut pairs = vec![("op".to_owned(), Value::from(name))];
+    if let Some(args) = positional_args(name) {
+        for (k, v) in args.iter().zip(list.iter().skip(1)) {
+            pairs.push(((*k).to_owned(), v.clone()));
+        }
+    }
+    Some(Value::map(pairs))
+}
+
 /// One op list → rows. `Err` names the op (1-based) and what is wrong.
 pub fn compile_ops(
     ops: &Value,
@@ -40,6 +75,8 @@ pub fn compile_ops(
     for (i, op) in list.iter().enumerate() {
         let n = i + 1;
         let at = |e: String| format!("[{n}]: {e}");
+        let named = positional_op(op);
+        let op = named.as_ref().unwrap_or(op);
         let name = op
             .get("op")
             .or_else(|| op.get("cmd"))
@@ -109,6 +146,11 @@ pub fn compile_ops(
         };
         rows.push(row);
     }
+    // A jump to `end` with no `end` label ends the script (the Lua engine's runner).
+    if jumps.iter().any(|(_, l)| l == "end") && !labels.iter().any(|(_, l)| l == "end") {
+        labels.push((rows.len(), "end".to_owned()));
+        rows.push(ScriptRow::Label { name: "end".into() });
+    }
     for (i, label) in jumps {
         if !labels.iter().any(|(j, l)| *j > i && *l == label) {
             return Err(format!(
@@ -120,19 +162,34 @@ pub fn compile_ops(
     Ok(rows)
 }
 
-/// The base registry plus every data contribution of the merged `map_scripts` registry.
+/// The base registry plus every data contribution of the merged `map_scripts` registry. A
+/// contribution for a cartridge map the embedded world lacks is checked like any other and
+/// reported in `notes`; one for a map that is neither fails its mod.
 pub fn compile_map_scripts(
     content: &Content,
     data: &Dataset,
     maps: &MapSet,
     problems: &mut Problems,
+    notes: &mut Vec<super::compile::ContentProblem>,
 ) -> MapScriptRegistry {
     let mut registry = base_registry();
     let Some(reg) = content.registry("map_scripts") else {
         return registry;
     };
     for (map_id, list) in reg.each() {
-        if maps.get(map_id).is_none() {
+        if maps.get(map_id).is_none() && super::gen1_map_ids::is_cartridge_map(map_id) {
+            // A map of the cartridge the embedded world lacks: its ops are still checked
+            // below (a bad op fails the mod), and the scripts wait for a world that has it.
+            notes.push(super::compile::ContentProblem {
+                owner: reg.last_owner(map_id).unwrap_or(BASE_OWNER).to_owned(),
+                registry: "map_scripts".into(),
+                id: map_id.to_owned(),
+                message: format!(
+                    "map_scripts.{map_id}: {map_id} is a cartridge map Pallet's embedded world \
+                     does not have; these scripts never run"
+                ),
+            });
+        } else if maps.get(map_id).is_none() {
             problems.blame(
                 reg,
                 map_id,

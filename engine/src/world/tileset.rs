@@ -123,6 +123,32 @@ pub fn parse_tilesets(json: &str) -> Result<TilesetTable, String> {
         .collect()
 }
 
+/// The generated file of the cartridge's tilesets by their public ids
+/// (`{"generated": "…", "tilesets": {"HOUSE": {"blocks": […]}, …}}`, written by
+/// `tools/gen-data/tilesets.mjs` from pret's blocksets and collision tables).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PublicTilesetFile {
+    #[allow(dead_code)]
+    generated: String,
+    tilesets: BTreeMap<String, TilesetDef>,
+}
+
+/// Parse and check the public tileset file, adding its tilesets to `table`. A public id is the
+/// cartridge's constant (upper case), so it never collides with the embedded world's own
+/// lower-case tilesets; a collision is an error all the same.
+pub fn add_public_tilesets(table: &mut TilesetTable, json: &str) -> Result<(), String> {
+    let file: PublicTilesetFile =
+        serde_json::from_str(json).map_err(|e| format!("public tilesets: {e}"))?;
+    for (name, def) in &file.tilesets {
+        if table.contains_key(name) {
+            return Err(format!("public tilesets: {name} is already a tileset"));
+        }
+        table.insert(name.clone(), Tileset::from_def(name, def)?);
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

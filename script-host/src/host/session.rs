@@ -238,6 +238,15 @@ impl ModSession {
                 ModState::Loaded | ModState::Pending => {}
             }
         }
+        // Content that loaded but never plays (map scripts of a cartridge map the embedded
+        // world lacks), said once per contribution.
+        for n in self.content.iter().flat_map(|c| &c.notes) {
+            out.push(format!(
+                "mods: {} note: {}",
+                n.owner,
+                escape_text(&n.message)
+            ));
+        }
         out
     }
 
