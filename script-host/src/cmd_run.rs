@@ -472,7 +472,16 @@ impl Player {
                 );
             }
             Cmd::Walk(d, n) => {
-                self.walk(*d, *n)?;
+                // A mod may put a door, a wall or a person on the scenario's path. Outside
+                // --strict that is a changed expectation: the rest of the section is skipped,
+                // and the next section's `expect map MAP X Y` puts the player back on course.
+                match self.walk(*d, *n) {
+                    Err(e) if !self.strict && self.game.busy().is_none() => {
+                        self.expectation(Err(format!("{e}; the rest of this section is skipped")))?;
+                        self.skip_section = true;
+                    }
+                    r => r?,
+                }
                 self.flee()?;
             }
             Cmd::Battle(c) if crate::scenario_battle::is_expectation(c) => {
@@ -526,13 +535,23 @@ impl Player {
                         if ok {
                             Ok(())
                         } else {
+                            let at = at
+                                .map(|(ax, ay)| format!(" ({ax},{ay})"))
+                                .unwrap_or_default();
+                            let facing = facing.map(|d| format!(" facing {d}")).unwrap_or_default();
                             Err(format!(
-                            "expected {map} {at:?} {facing:?}, player is on {m} ({x},{y}) facing {f}"
-                        ))
+                                "expected {map}{at}{facing}, player is on {m} ({x},{y}) facing {f}"
+                            ))
                         }
                     }
                 };
+                let off_course = outcome.is_err();
                 self.expectation(outcome)?;
+                if off_course {
+                    if let Some(&(x, y)) = at.as_ref() {
+                        self.resync(map, x, y, *facing)?;
+                    }
+                }
             }
             Cmd::ExpectFlag(name, on) => {
                 let outcome = if self.game.flag(name) != *on {
@@ -566,6 +585,36 @@ impl Player {
         }
         self.flush();
         Ok(())
+    }
+
+    /// Outside --strict, a position expectation a mod made false puts the player where the
+    /// scenario expected (an ordinary warp, so map hooks and events run as for any warp), so
+    /// the rest of the scenario plays on the route it was written for.
+    fn resync(
+        &mut self,
+        map: &str,
+        x: u32,
+        y: u32,
+        facing: Option<Direction>,
+    ) -> Result<(), String> {
+        self.flee()?;
+        self.settle()?;
+        let facing = facing
+            .or_else(|| self.player_pos().map(|p| p.3))
+            .unwrap_or(Direction::Down);
+        let warped = self
+            .game
+            .with_world(|ow, ctx| ow.start_warp(map, x, y, facing, ctx));
+        match warped {
+            Some(Ok(())) => {
+                self.note(&format!(
+                    "resync: back on course at {map} ({x},{y}) facing {facing}"
+                ));
+                self.settle()
+            }
+            Some(Err(e)) => Err(format!("resync to {map} ({x},{y}): {e}")),
+            None => Err(format!("resync to {map} ({x},{y}): no overworld")),
+        }
     }
 
     fn note(&mut self, text: &str) {

@@ -85,6 +85,40 @@ fn a_custody_mod_changes_the_game_and_the_run_finishes() {
 }
 
 #[test]
+fn a_door_on_the_main_scenarios_path_is_reported_and_the_run_gets_back_on_course() {
+    // The clubhouse fixture appends a door to PALLET_TOWN at (4,8), on the built-in
+    // scenario's path (as the public new_area_clubhouse mod does): the walk is carried into
+    // the house, the section is skipped, and the next position expectation resyncs the player.
+    let club = repo("tests/fixtures/lua_mods/pallet-clubhouse");
+    let o = pallet(&["run", "--mods", &club]);
+    let t = out(&o);
+    assert_eq!(o.status.code(), Some(0), "{t}{}", err(&o));
+    assert!(t.contains("warp PALLET TOWN -> CLUBHOUSE"), "{t}");
+    assert!(
+        t.contains("the rest of this section is skipped (a mod changed this; --strict stops here)"),
+        "{t}"
+    );
+    assert!(
+        t.contains("expected ROUTE_1 (10,35) facing up, player is on"),
+        "{t}"
+    );
+    let back = t
+        .find("resync: back on course at ROUTE_1 (10,35) facing up")
+        .expect("resync");
+    // The rest of the main job ran on course: the Route 1 battle and the dock come after.
+    assert!(t[back..].contains("== VERMILION DOCK =="), "{t}");
+    assert!(t.ends_with(" met, 2 changed by mods\n"), "{t}");
+    // Under --strict the blocked walk is the failure.
+    let o = pallet(&["run", "--strict", "--mods", &club]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        err(&o).contains("walk up: blocked at PALLET_TOWN"),
+        "{}",
+        err(&o)
+    );
+}
+
+#[test]
 fn a_lua_dock_permit_mod_changes_the_game_and_the_run_finishes() {
     let o = pallet(&["run", "--mods", &fixture("lua-dock-permit")]);
     let t = out(&o);

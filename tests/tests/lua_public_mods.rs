@@ -270,9 +270,7 @@ fn map_scripts_of_cartridge_towns_the_world_lacks_load_with_a_note() {
     );
     let t = run(vec![typo], "").transcript;
     assert!(
-        t.contains(
-            "mods: town-typo failed: content: content: map_scripts.CELADON_CTY: no map CELADON_CTY"
-        ),
+        t.contains("mods: town-typo failed: content: map_scripts.CELADON_CTY: no map CELADON_CTY"),
         "{t}"
     );
     let bad = temp_mod(
