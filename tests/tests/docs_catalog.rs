@@ -5,6 +5,7 @@
 //! when the file and the catalog drift; `PALLET_BLESS=1` rewrites the block.
 
 #[path = "common/samples.rs"]
+#[macro_use]
 mod samples;
 
 use std::collections::BTreeMap;
@@ -59,58 +60,19 @@ fn event_row<E: ScriptEvent>(payload: E::Payload) -> (String, String) {
     (E::NAME.to_owned(), shape(&v))
 }
 
-macro_rules! hook_rows {
-    ($($ty:ident => $sample:ident),+ $(,)?) => {
-        vec![$(hook_row::<hooks::$ty>(samples::$sample().0)),+]
-    };
-}
-
-macro_rules! event_rows {
-    ($($ty:ident => $sample:ident),+ $(,)?) => {
-        vec![$(event_row::<events::$ty>(samples::$sample())),+]
+macro_rules! rows {
+    (hooks [$($h:ident => $hs:ident),+ $(,)?] events [$($e:ident => $es:ident),+ $(,)?]) => {
+        (
+            vec![$(hook_row::<hooks::$h>(samples::$hs().0)),+],
+            vec![$(event_row::<events::$e>(samples::$es())),+],
+        )
     };
 }
 
 fn render() -> String {
-    let hook_ctx: BTreeMap<String, String> = hook_rows![
-        MapOccupancyAllowed => occupancy, BattleFieldResidual => field_residual,
-        CatchPartyFull => party_full, ExpGain => exp_gain, EncounterRoll => encounter_roll,
-        CatchRate => catch_rate, BattleDamage => damage, BattleAccuracy => accuracy,
-        BattleCrit => crit, TrainerParty => trainer_party, EvolutionCheck => evolution,
-        BattleExpAward => exp_award, SaveWrite => save_write, MovementCollision => collision,
-        WarpDestination => warp, BattleTurnOrder => turn_order, BattleRun => run,
-        BattleEnemyAction => enemy_action, BattleStyle => style,
-        BattleChargeRequired => charge_required, EncounterSpecies => encounter_species,
-        ScriptCommand => script_command, WorldTalk => world_talk,
-        TrainerBeforeBattle => before_battle, PokemonGive => give, CoreUpdate => core_update,
-        MovementSpeed => movement_speed, BattleCatchExp => catch_exp,
-        CatchNickname => nickname, EncounterTable => encounter_table, SaveNewGame => new_game,
-    ]
-    .into_iter()
-    .collect();
-    let event_ctx: BTreeMap<String, String> = event_rows![
-        GameReady => game_ready, MapEntered => map_entered, MapExited => map_exited,
-        WorldStepped => world_stepped, WorldBlockReplaced => block_replaced,
-        BattleStarted => battle_started, BattleTurnEnded => turn_ended, BattleFainted => fainted,
-        BattleEnded => battle_ended, PokemonCaught => caught, PokemonLevelUp => level_up,
-        SaveCreated => save_created, SaveLoaded => save_loaded,
-        CheckpointRestored => checkpoint_restored, ModsLoaded => mods_loaded,
-        BattleTurnStarted => turn_started, BattleMoveUsed => move_used,
-        BattleDamageDealt => damage_dealt, BattleStatusInflicted => status_inflicted,
-        BattleBattlerSwitched => battler_switched, BattleBallThrown => ball_thrown,
-        BattleExpGained => exp_gained, PokemonEvolved => evolved,
-        PokemonMoveLearned => move_learned, PokemonBeforeGive => before_give,
-        PokemonReceived => received, WorldInteracted => interacted,
-        WorldTrainerEngaged => trainer_engaged, WorldObjectToggled => object_toggled,
-        WorldBlackedOut => blacked_out, MapReloaded => map_reloaded,
-        PlayerWarped => player_warped, FlagChanged => flag_changed,
-        ScriptStarted => script_started, ScriptEnded => script_ended,
-        SaveWriting => save_writing, SaveLoading => save_loading,
-        ModOptionsChanged => options_changed, SoundPlayed => sound_played,
-        MusicStarted => music_started, MusicStopped => music_stopped,
-    ]
-    .into_iter()
-    .collect();
+    let (hook_rows, event_rows) = with_catalog_samples!(rows);
+    let hook_ctx: BTreeMap<String, String> = hook_rows.into_iter().collect();
+    let event_ctx: BTreeMap<String, String> = event_rows.into_iter().collect();
     let esc = |s: &str| s.replace('|', "\\|");
     let mut out = String::new();
     out.push_str(BEGIN);

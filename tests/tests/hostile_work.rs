@@ -13,15 +13,6 @@ use std::time::{Duration, Instant};
 use lua_support::*;
 use pallet_engine::world::GameVersion;
 
-fn bystander() -> Mem<'static> {
-    lua_mod(
-        "bystander",
-        r#"return function(mod)
-            mod.hooks:wrap("exp.gain", function(next, ctx) return next() + 1 end, -100)
-          end"#,
-    )
-}
-
 /// The process's peak resident set (`VmHWM`), in bytes; `None` off Linux.
 fn peak_rss() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -39,26 +30,7 @@ fn stopped(dir: PathBuf, id: &str, expect: &str) {
         ..Setup::default()
     };
     let env = load_with(&[dir], vec![bystander()], setup);
-    env.assert_loaded(id);
-    env.assert_loaded("bystander");
-    env.feed();
-    for round in 0..3 {
-        let began = Instant::now();
-        let (out, runs) = exp_gain(&env.rt, 100);
-        let took = began.elapsed();
-        assert!(
-            took < Duration::from_secs(5),
-            "{id} round {round}: {took:?}"
-        );
-        assert_eq!((out, runs), (101, 1), "{id}: the hostile link is skipped");
-        let feed = env.feed();
-        assert!(
-            feed.iter()
-                .any(|l| l.starts_with(&format!("[{id}] hook exp.gain failed"))
-                    && l.contains(expect)),
-            "{id}: expected {expect:?} in {feed:?}"
-        );
-    }
+    assert_contained(&env, id, expect, Duration::from_secs(5));
     if let Some(peak) = peak_rss() {
         assert!(peak < 2 << 30, "{id}: peak RSS {peak} bytes");
     }

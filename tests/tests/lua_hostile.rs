@@ -7,16 +7,6 @@ use lua_support::*;
 use pallet_api::catalog::hooks::ExpGain;
 use pallet_api::loader::ModState;
 
-/// A well-behaved mod loaded next to the hostile one: proves the engine is intact.
-fn bystander() -> Mem<'static> {
-    lua_mod(
-        "bystander",
-        r#"return function(mod)
-            mod.hooks:wrap("exp.gain", function(next, ctx) return next() + 1 end, -100)
-          end"#,
-    )
-}
-
 fn hostile_fixture(name: &str) -> Env {
     load(&[lua_fixture(name)], vec![bystander()])
 }

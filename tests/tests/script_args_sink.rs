@@ -5,6 +5,7 @@
 //! A catalog hook without a sample in `common/samples.rs` fails the test.
 
 #[path = "common/samples.rs"]
+#[macro_use]
 mod samples;
 
 use std::collections::BTreeSet;
@@ -57,41 +58,12 @@ impl<T: pallet_api::script::ArgList> NamesLen for T {
 
 #[test]
 fn every_catalog_hook_streams_the_same_arguments() {
-    let checked: BTreeSet<&str> = [
-        check::<hooks::MapOccupancyAllowed>(samples::occupancy()),
-        check::<hooks::BattleFieldResidual>(samples::field_residual()),
-        check::<hooks::CatchPartyFull>(samples::party_full()),
-        check::<hooks::ExpGain>(samples::exp_gain()),
-        check::<hooks::EncounterRoll>(samples::encounter_roll()),
-        check::<hooks::CatchRate>(samples::catch_rate()),
-        check::<hooks::BattleDamage>(samples::damage()),
-        check::<hooks::BattleAccuracy>(samples::accuracy()),
-        check::<hooks::BattleCrit>(samples::crit()),
-        check::<hooks::TrainerParty>(samples::trainer_party()),
-        check::<hooks::EvolutionCheck>(samples::evolution()),
-        check::<hooks::BattleExpAward>(samples::exp_award()),
-        check::<hooks::SaveWrite>(samples::save_write()),
-        check::<hooks::MovementCollision>(samples::collision()),
-        check::<hooks::WarpDestination>(samples::warp()),
-        check::<hooks::BattleTurnOrder>(samples::turn_order()),
-        check::<hooks::BattleRun>(samples::run()),
-        check::<hooks::BattleEnemyAction>(samples::enemy_action()),
-        check::<hooks::BattleStyle>(samples::style()),
-        check::<hooks::BattleChargeRequired>(samples::charge_required()),
-        check::<hooks::EncounterSpecies>(samples::encounter_species()),
-        check::<hooks::ScriptCommand>(samples::script_command()),
-        check::<hooks::WorldTalk>(samples::world_talk()),
-        check::<hooks::TrainerBeforeBattle>(samples::before_battle()),
-        check::<hooks::PokemonGive>(samples::give()),
-        check::<hooks::CoreUpdate>(samples::core_update()),
-        check::<hooks::MovementSpeed>(samples::movement_speed()),
-        check::<hooks::BattleCatchExp>(samples::catch_exp()),
-        check::<hooks::CatchNickname>(samples::nickname()),
-        check::<hooks::EncounterTable>(samples::encounter_table()),
-        check::<hooks::SaveNewGame>(samples::new_game()),
-    ]
-    .into_iter()
-    .collect();
+    macro_rules! check_all {
+        (hooks [$($h:ident => $hs:ident),+ $(,)?] events [$($e:ident => $es:ident),+ $(,)?]) => {
+            [$(check::<hooks::$h>(samples::$hs())),+]
+        };
+    }
+    let checked: BTreeSet<&str> = with_catalog_samples!(check_all).into_iter().collect();
     let catalog_names: BTreeSet<&str> = catalog::HOOKS.iter().map(|h| h.name).collect();
     let missing: Vec<_> = catalog_names.difference(&checked).collect();
     assert!(

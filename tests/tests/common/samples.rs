@@ -836,3 +836,52 @@ pub fn new_game() -> (hooks::SaveNewGameArgs, hooks::NewGameState) {
         state,
     )
 }
+
+/// Every catalog hook with its sample function, and every catalog event with its payload
+/// function, handed to the macro `$cb` as `hooks [Type => sample, …] events [Type => sample, …]`.
+/// The one list the docs, definitions and argument-sink tests walk (the gates check that the
+/// catalog has nothing this list lacks).
+macro_rules! with_catalog_samples {
+    ($cb:ident) => {
+        $cb! {
+            hooks [
+                MapOccupancyAllowed => occupancy, BattleFieldResidual => field_residual,
+                CatchPartyFull => party_full, ExpGain => exp_gain, EncounterRoll => encounter_roll,
+                CatchRate => catch_rate, BattleDamage => damage, BattleAccuracy => accuracy,
+                BattleCrit => crit, TrainerParty => trainer_party, EvolutionCheck => evolution,
+                BattleExpAward => exp_award, SaveWrite => save_write,
+                MovementCollision => collision, WarpDestination => warp,
+                BattleTurnOrder => turn_order, BattleRun => run,
+                BattleEnemyAction => enemy_action, BattleStyle => style,
+                BattleChargeRequired => charge_required, EncounterSpecies => encounter_species,
+                ScriptCommand => script_command, WorldTalk => world_talk,
+                TrainerBeforeBattle => before_battle, PokemonGive => give,
+                CoreUpdate => core_update, MovementSpeed => movement_speed,
+                BattleCatchExp => catch_exp, CatchNickname => nickname,
+                EncounterTable => encounter_table, SaveNewGame => new_game,
+            ]
+            events [
+                GameReady => game_ready, MapEntered => map_entered, MapExited => map_exited,
+                WorldStepped => world_stepped, WorldBlockReplaced => block_replaced,
+                BattleStarted => battle_started, BattleTurnEnded => turn_ended,
+                BattleFainted => fainted, BattleEnded => battle_ended, PokemonCaught => caught,
+                PokemonLevelUp => level_up, SaveCreated => save_created,
+                SaveLoaded => save_loaded, CheckpointRestored => checkpoint_restored,
+                ModsLoaded => mods_loaded, BattleTurnStarted => turn_started,
+                BattleMoveUsed => move_used, BattleDamageDealt => damage_dealt,
+                BattleStatusInflicted => status_inflicted,
+                BattleBattlerSwitched => battler_switched, BattleBallThrown => ball_thrown,
+                BattleExpGained => exp_gained, PokemonEvolved => evolved,
+                PokemonMoveLearned => move_learned, PokemonBeforeGive => before_give,
+                PokemonReceived => received, WorldInteracted => interacted,
+                WorldTrainerEngaged => trainer_engaged, WorldObjectToggled => object_toggled,
+                WorldBlackedOut => blacked_out, MapReloaded => map_reloaded,
+                PlayerWarped => player_warped, FlagChanged => flag_changed,
+                ScriptStarted => script_started, ScriptEnded => script_ended,
+                SaveWriting => save_writing, SaveLoading => save_loading,
+                ModOptionsChanged => options_changed, SoundPlayed => sound_played,
+                MusicStarted => music_started, MusicStopped => music_stopped,
+            ]
+        }
+    };
+}

@@ -192,3 +192,37 @@ pub fn unprefixed(lines: &[String]) -> Vec<String> {
         })
         .collect()
 }
+
+/// A mod that adds 1 to every `exp.gain`, after (below) any hostile link: the proof the rest
+/// of the game still runs while a hostile mod is contained.
+pub fn bystander() -> Mem<'static> {
+    lua_mod(
+        "bystander",
+        r#"return function(mod)
+            mod.hooks:wrap("exp.gain", function(next, ctx) return next() + 1 end, -100)
+          end"#,
+    )
+}
+
+/// With `id` and the bystander loaded in `env`: three `exp.gain` dispatches, each within
+/// `bound`, each skipping the hostile link with a failure line containing `expect`, while the
+/// bystander still adds its 1.
+pub fn assert_contained(env: &Env, id: &str, expect: &str, bound: std::time::Duration) {
+    env.assert_loaded(id);
+    env.assert_loaded("bystander");
+    env.feed();
+    for round in 0..3 {
+        let began = std::time::Instant::now();
+        let (out, runs) = exp_gain(&env.rt, 100);
+        let took = began.elapsed();
+        assert!(took < bound, "{id} round {round}: {took:?}");
+        assert_eq!((out, runs), (101, 1), "{id}: the hostile link is skipped");
+        let feed = env.feed();
+        assert!(
+            feed.iter()
+                .any(|l| l.starts_with(&format!("[{id}] hook exp.gain failed"))
+                    && l.contains(expect)),
+            "{id}: expected {expect:?} in {feed:?}"
+        );
+    }
+}
