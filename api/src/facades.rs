@@ -118,6 +118,7 @@ pub const WORLD_METHODS: &[(&str, &str)] = &[
     ("set_flag", "setFlag"),
     ("spawn_npc", "spawnNpc"),
     ("remove_npc", "removeNpc"),
+    ("toggle_object", "toggleObject"),
     ("start_wild_battle", "startWildBattle"),
     ("give_item", "giveItem"),
     ("give_pokemon", "givePokemon"),

@@ -107,6 +107,7 @@ macro_rules! world_ctx {
             feed,
             tick: *tick,
             last_outdoor: &mut save.last_outdoor,
+            object_toggles: &mut save.object_toggles,
         };
     };
 }
@@ -244,8 +245,15 @@ impl Game {
         &self,
         at: &WarpTarget,
         surfing: bool,
+        toggles: &crate::save::ObjectToggles,
     ) -> Result<Overworld, String> {
-        Overworld::restored(self.maps.clone(), Rc::clone(&self.scripts), at, surfing)
+        Overworld::restored(
+            self.maps.clone(),
+            Rc::clone(&self.scripts),
+            at,
+            surfing,
+            toggles,
+        )
     }
 
     /// Checkpoint reconstruction, step 2: install a validated save, overworld, battle (battle

@@ -136,6 +136,7 @@ mod tests {
             y: 30,
             facing: Direction::Left,
             text: "_Route1YoungsterText".into(),
+            hidden: false,
         });
         def.trainers.push(MapTrainerDef {
             npc: "bug_catcher".into(),

@@ -38,6 +38,8 @@ pub const INVALID_SCRIPT: &str = "invalid script";
 pub const INVALID_NPC: &str = "invalid npc";
 pub const INVALID_BLOCK: &str = "invalid block";
 pub const UNKNOWN_METHOD: &str = "unknown method";
+pub const UNKNOWN_OBJECT: &str = "unknown object";
+pub const BAD_VISIBLE: &str = "visible must be a boolean";
 
 fn fail(reason: &'static str, message: impl Into<String>) -> WorldFailure {
     WorldFailure::new(reason, message)
@@ -78,6 +80,7 @@ pub fn call(game: &mut Game, method: &str, args: &[Value]) -> Result<Value, Worl
         "set_flag" => set_flag(game, arg(0), arg(1)),
         "spawn_npc" => spawn_npc(game, arg(0), arg(1)),
         "remove_npc" => remove_npc(game, arg(0)),
+        "toggle_object" => toggle_object(game, arg(0), arg(1), arg(2)),
         "start_wild_battle" => start_wild_battle(game, arg(0), arg(1)),
         "give_item" => give_item(game, arg(0), arg(1)),
         "give_pokemon" => give_pokemon(game, arg(0), arg(1)),
@@ -314,7 +317,8 @@ fn set_flag(game: &mut Game, name: &Value, value: &Value) -> Result<Value, World
 }
 
 /// `spawn_npc(mapId, {name, x, y, facing?, text?})` → the NPC's id (its name). The active map
-/// only; raises `world.object_toggled`.
+/// only; a runtime object, not saved, and no `world.object_toggled` (the reference raises
+/// that from `toggleObject` only).
 fn spawn_npc(game: &mut Game, map_id: &Value, def: &Value) -> Result<Value, WorldFailure> {
     need_settled(game, true)?;
     let map_id = string_arg(map_id, UNKNOWN_MAP, "map id")?;
@@ -376,13 +380,49 @@ fn spawn_npc(game: &mut Game, map_id: &Value, def: &Value) -> Result<Value, Worl
     }
 }
 
-/// `remove_npc(id)`: an NPC of the active map; raises `world.object_toggled`.
+/// `remove_npc(id)`: an NPC of the active map (not saved; no `world.object_toggled`).
 fn remove_npc(game: &mut Game, id: &Value) -> Result<Value, WorldFailure> {
     need_settled(game, true)?;
     let id = string_arg(id, INVALID_NPC, "npc id")?.to_owned();
     match game.with_world(|ow, ctx| ow.remove_npc(&id, ctx)) {
         Some(Ok(())) => Ok(Value::Bool(true)),
         Some(Err(e)) => Err(fail(INVALID_NPC, format!("{e}: {id:?}"))),
+        None => Err(fail(NO_OVERWORLD, "there is no overworld right now")),
+    }
+}
+
+/// `toggle_object(mapId, objName, visible)`: the save's toggle, `world.object_toggled`, then
+/// (the active map) a reload and `map.reloaded`. Refused mid-battle; for the active map also
+/// mid-script and mid-transition (the reload would pull the map from under them).
+fn toggle_object(
+    game: &mut Game,
+    map_id: &Value,
+    obj: &Value,
+    visible: &Value,
+) -> Result<Value, WorldFailure> {
+    use crate::world::objects::{check_toggle, ToggleError};
+    let map_id = string_arg(map_id, UNKNOWN_MAP, "map id")?.to_owned();
+    let obj = string_arg(obj, UNKNOWN_OBJECT, "object name")?.to_owned();
+    let visible = match visible {
+        Value::Bool(b) => *b,
+        other => {
+            return Err(fail(
+                BAD_VISIBLE,
+                format!("visible must be a boolean, got {}", other.type_name()),
+            ))
+        }
+    };
+    let to_failure = |e: ToggleError| match e {
+        ToggleError::UnknownMap(m) => fail(UNKNOWN_MAP, m),
+        ToggleError::UnknownObject(m) => fail(UNKNOWN_OBJECT, m),
+    };
+    check_toggle(game.maps(), &map_id, &obj).map_err(to_failure)?;
+    need_overworld(game)?;
+    let active = game.overworld().expect("checked").map_id() == map_id;
+    need_settled(game, active)?;
+    match game.with_world(|ow, ctx| ow.toggle_object(&map_id, &obj, visible, ctx)) {
+        Some(Ok(())) => Ok(Value::Bool(visible)),
+        Some(Err(e)) => Err(to_failure(e)),
         None => Err(fail(NO_OVERWORLD, "there is no overworld right now")),
     }
 }

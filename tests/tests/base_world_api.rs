@@ -232,12 +232,10 @@ fn expected() -> Vec<&'static str> {
         "replace_block -> true",
         "replace_block out !! block coordinates out of bounds: block (99, 0) is outside the 4x4 map",
         "replace_block frac !! invalid block coordinates: block coordinates must be finite integers",
-        "event world.object_toggled REDS_HOUSE_1F GUIDE true",
         "spawn_npc -> GUIDE",
         "spawn_npc again !! invalid npc: npc already exists",
         "spawn_npc map !! unknown map: unknown map \"PALET_TOWN\" (did you mean \"PALLET_TOWN\"?)",
         "spawn_npc other !! map is not live: PALLET_TOWN is not the active map (REDS_HOUSE_1F)",
-        "event world.object_toggled REDS_HOUSE_1F GUIDE false",
         "remove_npc -> true",
         "remove_npc again !! invalid npc: unknown npc: \"GUIDE\"",
         "queue_script -> true",
@@ -314,7 +312,6 @@ fn pallet_run_plays_the_world_tour() {
         mod_lines,
         [
             "arrive: REDS_HOUSE_1F (3,4) facing down; REDS_HOUSE_1F is 8x8 cells, 2 warp(s)",
-            "world.object_toggled: TOUR_GUIDE on REDS_HOUSE_1F visible=true",
             "the guide TOUR_GUIDE appears",
             "a second guide: refused, world is busy (the overworld is busy (script_busy))",
             "starter kit: POTION x2, POKE_BALL x5",
@@ -324,8 +321,9 @@ fn pallet_run_plays_the_world_tour() {
             "a wild RATTATA appears",
             "mid-battle: refused, a battle is already running",
             "mid-tick (world.stepped): refused, world is busy",
-            "world.object_toggled: TOUR_GUIDE on REDS_HOUSE_1F visible=false",
-            "leave: REDS_HOUSE_1F (3,5) facing down; the guide is gone, block (0,0) is now 2",
+            "world.object_toggled: mom on REDS_HOUSE_1F visible=false",
+            "map.reloaded: REDS_HOUSE_1F (toggle_object)",
+            "leave: REDS_HOUSE_1F (3,5) facing down; the guide and MOM are gone, block (0,0) is now 2",
         ],
         "{t}"
     );

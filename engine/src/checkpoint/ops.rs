@@ -366,7 +366,7 @@ pub fn validate(game: &Game, cp: &Checkpoint) -> Result<Prepared, CheckpointFail
     }
     let at = WarpTarget::new(&rt.map, rt.x, rt.y, rt.facing);
     let overworld = game
-        .checkpoint_overworld(&at, rt.surfing)
+        .checkpoint_overworld(&at, rt.surfing, &cp.save.object_toggles)
         .map_err(|e| fail(C::InvalidPosition, e))?;
     // The canonical validator on a detached copy must change nothing.
     if needs_repair(game, &cp.save) {

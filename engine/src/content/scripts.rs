@@ -6,7 +6,8 @@
 //! text constant of the text table, else literal text), `give_item {item, count = 1}`,
 //! `give_pokemon {species, level}`, `check_flag {flag}`, `set_flag {flag}`,
 //! `clear_flag {flag}`, `jump {label}`, `jump_if_true {label}`, `jump_if_false {label}`,
-//! `label {name}`, `end`. Jumps go forward to a label of the same list (checked here).
+//! `label {name}`, `end`, `toggle_object {map, object, visible}` (the map and its object are
+//! checked against the world). Jumps go forward to a label of the same list (checked here).
 //!
 //! The Lua engine's positional rows (`{"show_text", text}`, `{"give_item", item, count}`,
 //! `{"check_flag", flag}`, `{"jump_if_true", label}`, `{"label", name}`, …) are read as the
@@ -41,6 +42,7 @@ fn positional_args(name: &str) -> Option<&'static [&'static str]> {
         "check_flag" | "set_flag" | "clear_flag" => &["flag"],
         "jump" | "jump_if_true" | "jump_if_false" => &["label"],
         "label" => &["name"],
+        "toggle_object" => &["map", "object", "visible"],
         "end" => &[],
         _ => return None,
     })
@@ -141,6 +143,14 @@ pub fn compile_ops(
                 labels.push((i, label.clone()));
                 ScriptRow::Label { name: label }
             }
+            "toggle_object" => ScriptRow::ToggleObject {
+                map: field(op, "map").map_err(at)?.into(),
+                object: field(op, "object").map_err(at)?.into(),
+                visible: op
+                    .get("visible")
+                    .and_then(Value::as_bool)
+                    .ok_or_else(|| at("needs a boolean `visible`".into()))?,
+            },
             "end" => ScriptRow::End,
             other => return Err(at(format!("unknown op {other:?}"))),
         };
@@ -160,6 +170,17 @@ pub fn compile_ops(
         }
     }
     Ok(rows)
+}
+
+/// Every `toggle_object` row names a map of `maps` and an object of that map.
+fn check_toggles(rows: &[ScriptRow], maps: &MapSet) -> Result<Vec<ScriptRow>, String> {
+    for (i, row) in rows.iter().enumerate() {
+        if let ScriptRow::ToggleObject { map, object, .. } = row {
+            crate::world::objects::check_toggle(maps, map, object)
+                .map_err(|e| format!("[{}]: toggle_object: {e}", i + 1))?;
+        }
+    }
+    Ok(rows.to_vec())
 }
 
 /// The base registry plus every data contribution of the merged `map_scripts` registry. A
@@ -214,8 +235,11 @@ pub fn compile_map_scripts(
                     message: m,
                 })
             };
+            let compile = |ops: &Value| {
+                compile_ops(ops, data, &maps.texts).and_then(|rows| check_toggles(&rows, maps))
+            };
             if let Some(ops) = c.get("onEnter") {
-                match compile_ops(ops, data, &maps.texts) {
+                match compile(ops) {
                     Ok(rows) => contribution.on_enter = Some(Handler::Rows(rows)),
                     Err(e) => blame(format!("map_scripts.{map_id}.onEnter{e}")),
                 }
@@ -224,7 +248,7 @@ pub fn compile_map_scripts(
                 let handler = if matches!(ops, Value::Bool(false)) {
                     Ok(Handler::Suppress)
                 } else {
-                    compile_ops(ops, data, &maps.texts).map(Handler::Rows)
+                    compile(ops).map(Handler::Rows)
                 };
                 match handler {
                     Ok(h) => {

@@ -31,6 +31,9 @@ pub const PC_ITEM_CAPACITY: usize = 50;
 /// Largest stack of one item.
 pub const MAX_ITEM_COUNT: u32 = 99;
 
+/// `save.objectToggles`: map id → object name → visible (sorted, so bytes are stable).
+pub type ObjectToggles = BTreeMap<String, BTreeMap<String, bool>>;
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SaveData {
@@ -56,6 +59,10 @@ pub struct SaveData {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_outdoor: Option<OutdoorPoint>,
     pub repel_steps: u32,
+    /// Map objects a script or mod showed or hid (`toggleObject`): map id → object name →
+    /// visible. Applied whenever the map is loaded; omitted when empty.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub object_toggles: ObjectToggles,
     /// Per-mod buckets (`mod.save`), plain data only.
     pub mod_data: BTreeMap<String, Value>,
     /// Quarantine of content the active dataset does not know; omitted when empty.
@@ -246,6 +253,7 @@ impl SaveData {
             last_heal: spawn.point(),
             last_outdoor: None,
             repel_steps: 0,
+            object_toggles: ObjectToggles::new(),
             mod_data: BTreeMap::new(),
             orphaned: Orphaned::default(),
         }

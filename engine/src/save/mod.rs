@@ -15,8 +15,8 @@ pub mod validate;
 
 pub use codec::{decode, encode, DecodeError, EncodeError};
 pub use data::{
-    ItemStack, MapPoint, Meta, ModStamp, OrphanItem, OrphanMon, Orphaned, OutdoorPoint,
-    PlayerState, Pokedex, SaveData, Spawn, SAVE_FORMAT,
+    ItemStack, MapPoint, Meta, ModStamp, ObjectToggles, OrphanItem, OrphanMon, Orphaned,
+    OutdoorPoint, PlayerState, Pokedex, SaveData, Spawn, SAVE_FORMAT,
 };
 pub use file::{
     load_save, write_save, LoadError, Loaded, Recovered, RecoverySource, SaveFileError,

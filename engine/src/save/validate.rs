@@ -682,6 +682,20 @@ impl Validator<'_, '_> {
                 save.last_outdoor = None;
             }
         }
+        let unknown: Vec<String> = save
+            .object_toggles
+            .keys()
+            .filter(|m| !known(m))
+            .cloned()
+            .collect();
+        for id in unknown {
+            save.object_toggles.remove(&id);
+            self.report.remapped_maps.push(RemappedMap {
+                id,
+                to: String::new(),
+                field: "objectToggles",
+            });
+        }
     }
 
     /// Unknown species leave the pokédex; non-canonical spellings are rewritten.

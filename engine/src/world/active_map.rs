@@ -106,6 +106,20 @@ impl ActiveMap {
         self.tileset.cell(block, x % 2, y % 2)
     }
 
+    /// Drop the objects that are hidden on this map: those `toggles` (the save's
+    /// `objectToggles[map]`) marks invisible, and those hidden by default that it does not
+    /// show. A hidden object is neither drawn, solid nor talked to, because it is not there.
+    pub(super) fn apply_toggles(&mut self, toggles: Option<&BTreeMap<String, bool>>) {
+        let visible = |n: &super::map::NpcDef| match toggles.and_then(|t| t.get(&n.name)) {
+            Some(&v) => v,
+            None => !n.hidden,
+        };
+        if self.def.npcs.iter().all(visible) {
+            return;
+        }
+        Arc::make_mut(&mut self.def).npcs.retain(visible);
+    }
+
     /// Move NPC `index` of the live map to `(x, y)` (a trainer walking up to the player); the
     /// definition the map was loaded from is untouched (a reload puts it back).
     pub fn move_npc(&mut self, index: usize, x: u32, y: u32) -> bool {

@@ -77,6 +77,9 @@ pub struct NpcDef {
     pub y: u32,
     pub facing: Direction,
     pub text: String,
+    /// Hidden until a `toggle_object` shows it (the cartridge's objects hidden by default).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hidden: bool,
 }
 
 /// A trainer header (the cartridge's per-map trainer table): the NPC named `npc` is trainer

@@ -17,7 +17,7 @@
 //! | [`base_scripts`] | the engine's base contributions (Vermilion Dock, the captain, …) |
 //! | [`presentation`] | rows of what the player sees, formatted lazily |
 //! | [`overworld`] | the simulation state and `step(input)` |
-//! | `objects` | runtime NPCs mods place and remove (`world.spawn_npc`/`remove_npc`, `world.object_toggled`) |
+//! | `objects` | saved object toggles (`toggle_object`, `world.object_toggled` then `map.reloaded`) and runtime NPCs mods place and remove (`world.spawn_npc`/`remove_npc`) |
 //! | [`sites`] | hook/event call sites of the overworld (guarded, zero cost when unused) |
 //! | [`trainer_sight`] | trainers that see the player: line of sight, the engagement rows ("!", walk up, battle text, battle) |
 
@@ -28,7 +28,7 @@ pub mod encounters;
 pub mod last_map;
 pub mod map;
 pub mod map_scripts;
-mod objects;
+pub mod objects;
 pub mod overworld;
 pub mod presentation;
 pub mod script;

@@ -1,10 +1,66 @@
-//! Runtime map objects mods place (`world.spawn_npc` / `world.remove_npc`): NPCs on the live
-//! map only, never saved (a map reload puts the definition back). Each toggle emits
-//! `world.object_toggled` (guarded).
+//! Map objects that appear and disappear.
+//!
+//! - **Saved toggles** (the Lua engine's `toggleObject(mapId, objName, visible)`): a map
+//!   object of the map data, named by its `name`, is shown or hidden in the save's
+//!   `objectToggles[map][obj]`; `world.object_toggled` fires, then the map reloads if it is
+//!   active (`map.reloaded`, reason `"toggle_object"`). Every map load applies the toggles
+//!   ([`super::active_map::ActiveMap::apply_toggles`]). Reached from the `toggle_object` script
+//!   row and the `world.toggle_object` facade method.
+//! - **Runtime objects** mods place (`world.spawn_npc` / `world.remove_npc`): NPCs on the live
+//!   map only, never saved (a map reload puts the definition back); they emit nothing (the
+//!   reference raises `world.object_toggled` from `toggleObject` only).
 
 use super::map::NpcDef;
 use super::types::Direction;
-use super::{sites_flow, Overworld, WorldCtx};
+use super::{sites_flow, MapSet, Overworld, WorldCtx};
+
+/// `map.reloaded`'s reason after a toggle reloaded the active map.
+pub const RELOAD_REASON: &str = "toggle_object";
+
+/// Why a toggle was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ToggleError {
+    /// No such map (message carries a did-you-mean).
+    UnknownMap(String),
+    /// The map data has no object of that name (message carries a did-you-mean).
+    UnknownObject(String),
+}
+
+impl std::fmt::Display for ToggleError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ToggleError::UnknownMap(m) | ToggleError::UnknownObject(m) => f.write_str(m),
+        }
+    }
+}
+
+fn closest<'a>(query: &str, ids: impl Iterator<Item = &'a str>) -> String {
+    let q = query.to_ascii_lowercase();
+    let best = ids
+        .map(|id| (strsim::jaro_winkler(&q, &id.to_ascii_lowercase()), id))
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    match best {
+        Some((score, id)) if score >= 0.8 => format!(" (did you mean \"{id}\"?)"),
+        _ => String::new(),
+    }
+}
+
+/// Check that `map` exists and its data defines an object named `obj`.
+pub fn check_toggle(maps: &MapSet, map: &str, obj: &str) -> Result<(), ToggleError> {
+    let Some(def) = maps.get(map) else {
+        return Err(ToggleError::UnknownMap(format!(
+            "unknown map {map:?}{}",
+            closest(map, maps.maps.keys().map(String::as_str))
+        )));
+    };
+    if !def.npcs.iter().any(|n| n.name == obj) {
+        return Err(ToggleError::UnknownObject(format!(
+            "map {map} has no object {obj:?}{}",
+            closest(obj, def.npcs.iter().map(|n| n.name.as_str()))
+        )));
+    }
+    Ok(())
+}
 
 impl Overworld {
     /// Place `name` at cell `(x, y)` of the active map. Refused for a name already on the map
@@ -35,8 +91,9 @@ impl Overworld {
             y,
             facing,
             text: text.to_owned(),
+            hidden: false,
         });
-        sites_flow::object_toggled(ctx.rt, self.map.id(), name, true);
+        let _ = ctx;
         Ok(())
     }
 
@@ -45,7 +102,40 @@ impl Overworld {
         if !self.map.remove_npc(name) {
             return Err("unknown npc");
         }
-        sites_flow::object_toggled(ctx.rt, self.map.id(), name, false);
+        let _ = ctx;
+        Ok(())
+    }
+
+    /// `toggleObject(map, obj, visible)`: write the save's toggle, emit
+    /// `world.object_toggled`, then reload `map` if it is the active map (`map.reloaded`). The
+    /// reload rebuilds the map from its data with the toggles applied (runtime NPCs are
+    /// dropped, moved NPCs go back) and keeps the blocks replaced since it was entered.
+    pub fn toggle_object(
+        &mut self,
+        map: &str,
+        obj: &str,
+        visible: bool,
+        ctx: &mut WorldCtx<'_>,
+    ) -> Result<(), ToggleError> {
+        check_toggle(&self.maps, map, obj)?;
+        ctx.object_toggles
+            .entry(map.to_owned())
+            .or_default()
+            .insert(obj.to_owned(), visible);
+        sites_flow::object_toggled(ctx.rt, map, obj, visible);
+        if self.map.id() == map {
+            let replaced = self.map.replaced().clone();
+            match Self::instantiate(&self.maps, map, ctx.object_toggles) {
+                Ok(mut fresh) => {
+                    for ((bx, by), block) in replaced {
+                        let _ = fresh.set_block(bx, by, block);
+                    }
+                    self.map = fresh;
+                    sites_flow::map_reloaded(ctx.rt, map, RELOAD_REASON);
+                }
+                Err(e) => self.diagnostic(format!("toggle_object: reload {map}: {e}")),
+            }
+        }
         Ok(())
     }
 }

@@ -88,6 +88,8 @@ pub struct WorldCtx<'a> {
     pub tick: u64,
     /// Where a `LAST_MAP` warp returns to (the save's `lastOutdoor`; see [`super::last_map`]).
     pub last_outdoor: &'a mut Option<crate::save::OutdoorPoint>,
+    /// The save's `objectToggles`, applied to every map loaded (see [`super::objects`]).
+    pub object_toggles: &'a mut crate::save::ObjectToggles,
 }
 
 impl WorldCtx<'_> {
@@ -228,7 +230,7 @@ impl Overworld {
         at: &WarpTarget,
         ctx: &mut WorldCtx<'_>,
     ) -> Result<Overworld, String> {
-        let mut ow = Self::restored(maps, scripts, at, false)?;
+        let mut ow = Self::restored(maps, scripts, at, false, ctx.object_toggles)?;
         // Nothing plays yet: entering the map starts its music (a presentation row).
         ow.music = None;
         ow.enter_loaded_map(None, "load", ctx);
@@ -244,8 +246,9 @@ impl Overworld {
         scripts: Rc<MapScriptRegistry>,
         at: &WarpTarget,
         surfing: bool,
+        toggles: &crate::save::ObjectToggles,
     ) -> Result<Overworld, String> {
-        let map = Self::instantiate(&maps, &at.map)?;
+        let map = Self::instantiate(&maps, &at.map, toggles)?;
         Self::check_cell(&map, at)?;
         let music = map.def().music.clone();
         Ok(Overworld {
@@ -271,7 +274,11 @@ impl Overworld {
         })
     }
 
-    fn instantiate(maps: &MapSet, id: &str) -> Result<ActiveMap, String> {
+    pub(super) fn instantiate(
+        maps: &MapSet,
+        id: &str,
+        toggles: &crate::save::ObjectToggles,
+    ) -> Result<ActiveMap, String> {
         let def = maps
             .get(id)
             .ok_or_else(|| format!("unknown map: {id}"))?
@@ -281,7 +288,9 @@ impl Overworld {
             .get(&def.tileset)
             .ok_or_else(|| format!("map {id}: unknown tileset {}", def.tileset))?
             .clone();
-        Ok(ActiveMap::new(def, tileset))
+        let mut map = ActiveMap::new(def, tileset);
+        map.apply_toggles(toggles.get(id));
+        Ok(map)
     }
 
     fn check_cell(map: &ActiveMap, at: &WarpTarget) -> Result<(), String> {
@@ -698,7 +707,7 @@ impl Overworld {
         t.elapsed += 1;
         if !t.swapped && t.elapsed >= FADE_OUT_TICKS {
             t.swapped = true;
-            match Self::instantiate(&self.maps, &t.target.map) {
+            match Self::instantiate(&self.maps, &t.target.map, ctx.object_toggles) {
                 Ok(map) => {
                     let from = self.map.id().to_owned();
                     sites::map_exited(ctx.rt, &from, &t.target.map);

@@ -122,6 +122,13 @@ pub enum ScriptRow {
         class: String,
         index: u16,
     },
+    /// Show or hide map object `object` of `map` in the save (`toggleObject`); reloads `map`
+    /// when it is active (see [`super::objects`]).
+    ToggleObject {
+        map: String,
+        object: String,
+        visible: bool,
+    },
 }
 
 /// Something a script row hands to the game (the overworld does not own the bag or party).
@@ -411,6 +418,16 @@ impl Overworld {
             }
             ScriptRow::SetSurfing { on } => {
                 self.set_surfing(on, ctx);
+                None
+            }
+            ScriptRow::ToggleObject {
+                map,
+                object,
+                visible,
+            } => {
+                if let Err(e) = self.toggle_object(&map, &object, visible, ctx) {
+                    self.diagnostic(format!("script toggle_object: {e}"));
+                }
                 None
             }
             ScriptRow::GiveItem { item, count } => {

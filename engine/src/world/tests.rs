@@ -27,6 +27,7 @@ struct H {
     tick: u64,
     version: GameVersion,
     last_outdoor: Option<crate::save::OutdoorPoint>,
+    toggles: crate::save::ObjectToggles,
 }
 
 impl H {
@@ -44,6 +45,7 @@ impl H {
         let mut rng = Rng::new(1);
         let mut feed = Vec::new();
         let mut last_outdoor = None;
+        let mut toggles = crate::save::ObjectToggles::new();
         let scripts = Rc::new(base_scripts::base_registry());
         let ow = {
             let mut ctx = WorldCtx {
@@ -55,6 +57,7 @@ impl H {
                 feed: &mut feed,
                 tick: 0,
                 last_outdoor: &mut last_outdoor,
+                object_toggles: &mut toggles,
             };
             Overworld::new(maps, scripts, &WarpTarget::new(map, x, y, facing), &mut ctx).unwrap()
         };
@@ -67,6 +70,7 @@ impl H {
             tick: 0,
             version,
             last_outdoor,
+            toggles,
         }
     }
 
@@ -92,6 +96,7 @@ impl H {
             feed: &mut self.feed,
             tick: self.tick,
             last_outdoor: &mut self.last_outdoor,
+            object_toggles: &mut self.toggles,
         };
         f(&mut self.ow, &mut ctx)
     }

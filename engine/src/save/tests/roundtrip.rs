@@ -388,6 +388,15 @@ fn arb_any_save() -> impl Strategy<Value = SaveData> {
                 omons,
                 oitems,
             ) = c;
+            // Object toggles derived from the flags (map -> object -> visible).
+            let object_toggles = flags
+                .iter()
+                .take(3)
+                .map(|f| {
+                    let objs = [(f.to_ascii_lowercase(), f.len() % 2 == 0)];
+                    (f.clone(), objs.into_iter().collect())
+                })
+                .collect();
             SaveData {
                 meta: Meta {
                     format,
@@ -423,6 +432,7 @@ fn arb_any_save() -> impl Strategy<Value = SaveData> {
                 },
                 last_outdoor: outdoor.map(|(id, x, y)| OutdoorPoint { id, x, y }),
                 repel_steps,
+                object_toggles,
                 mod_data,
                 orphaned: Orphaned {
                     mons: omons

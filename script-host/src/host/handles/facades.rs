@@ -13,7 +13,7 @@
 //!
 //! * `world.current()`, `.map_overview()`, `.replace_block(bx, by, block)`,
 //!   `.queue_script(rows)`, `.get_flag(name)` / `.set_flag(name[, value])`,
-//!   `.spawn_npc(mapId, def)` / `.remove_npc(id)`, `.start_wild_battle(species, level)`,
+//!   `.spawn_npc(mapId, def)` / `.remove_npc(id)`, `.toggle_object(mapId, objName, visible)`, `.start_wild_battle(species, level)`,
 //!   `.give_item(item[, count])`, `.give_pokemon(species, level)` (issue 17) — semantic
 //!   actions of `pallet_engine::world_facade` on the game lent at a safe point; refusals throw
 //!   `#{code, message}` with the stable reason (`"world is busy"`, `"a battle is already
@@ -144,6 +144,12 @@ fn register_world(engine: &mut Engine) {
     engine.register_fn("remove_npc", |_: &mut World, id: Dynamic| -> R {
         world_call("remove_npc", &[id])
     });
+    engine.register_fn(
+        "toggle_object",
+        |_: &mut World, map: Dynamic, obj: Dynamic, visible: Dynamic| -> R {
+            world_call("toggle_object", &[map, obj, visible])
+        },
+    );
     engine.register_fn(
         "start_wild_battle",
         |_: &mut World, species: Dynamic, level: Dynamic| -> R {
