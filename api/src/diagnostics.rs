@@ -17,16 +17,22 @@ pub const MAX_ERROR_MESSAGE_BYTES: usize = 1_000;
 /// The marker a cut message ends with.
 pub const CUT_MARK: &str = "… (cut at errors.max_message_bytes)";
 
-/// `text` cut to [`MAX_ERROR_MESSAGE_BYTES`] on a char boundary (marked when cut).
-pub fn cut_message(text: &str) -> String {
-    if text.len() <= MAX_ERROR_MESSAGE_BYTES {
+/// `text` cut to at most `max` bytes on a char boundary, `mark` appended when cut (every
+/// bounded line the hosts print: log lines, error messages).
+pub fn cut_at(text: &str, max: usize, mark: &str) -> String {
+    if text.len() <= max {
         return text.to_owned();
     }
-    let mut end = MAX_ERROR_MESSAGE_BYTES;
+    let mut end = max;
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    format!("{}{CUT_MARK}", &text[..end])
+    format!("{}{mark}", &text[..end])
+}
+
+/// `text` cut to [`MAX_ERROR_MESSAGE_BYTES`] on a char boundary (marked when cut).
+pub fn cut_message(text: &str) -> String {
+    cut_at(text, MAX_ERROR_MESSAGE_BYTES, CUT_MARK)
 }
 
 /// `value` rendered with `Display`, stopped once past [`MAX_ERROR_MESSAGE_BYTES`] (the

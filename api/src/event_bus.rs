@@ -103,7 +103,7 @@ pub(crate) struct EventBus {
     named: RefCell<BTreeMap<Rc<str>, Rc<dyn ErasedList>>>,
     seq: Cell<u64>,
     /// Listeners per owner, for [`MAX_LISTENERS_PER_MOD`].
-    owners: RefCell<BTreeMap<Rc<str>, usize>>,
+    owners: crate::owners::OwnerCounts,
     /// Listener failures logged once per dispatch with a count.
     failures: crate::failure_tally::FailureTally,
 }
@@ -137,17 +137,17 @@ impl EventBus {
 
     /// Listeners `owner` holds.
     pub(crate) fn owner_count(&self, owner: &str) -> usize {
-        self.owners.borrow().get(owner).copied().unwrap_or(0)
+        self.owners.get(owner)
     }
 
     /// `Err` when `owner` already holds [`MAX_LISTENERS_PER_MOD`] listeners.
     pub(crate) fn check_quota(&self, owner: &str) -> Result<(), String> {
-        if self.owner_count(owner) >= MAX_LISTENERS_PER_MOD {
-            return Err(format!(
-                "events.max_listeners: a mod may hold at most {MAX_LISTENERS_PER_MOD} event listeners"
-            ));
-        }
-        Ok(())
+        self.owners.check(
+            owner,
+            MAX_LISTENERS_PER_MOD,
+            "events.max_listeners",
+            "event listeners",
+        )
     }
 
     /// Take a list out of the store (so it can be edited in place when no dispatch holds it).
@@ -203,11 +203,7 @@ impl EventBus {
     ) -> ListenerHandle {
         let seq = self.seq.get();
         self.seq.set(seq + 1);
-        *self
-            .owners
-            .borrow_mut()
-            .entry(sub.owner.clone())
-            .or_insert(0) += 1;
+        self.owners.add(&sub.owner);
         let listener = Listener {
             f,
             priority: sub.priority,
@@ -278,9 +274,7 @@ impl EventBus {
         match list.without(&|_, s| s == seq) {
             Some(next) => {
                 if let Some(owner) = list.owner_of(seq) {
-                    if let Some(n) = self.owners.borrow_mut().get_mut(&owner) {
-                        *n = n.saturating_sub(1);
-                    }
+                    self.owners.sub(&owner);
                 }
                 self.store(&handle.key, next);
                 true
@@ -299,7 +293,7 @@ impl EventBus {
         for name in self.named.borrow().keys() {
             keys.push(ListKey::Named(name.clone()));
         }
-        self.owners.borrow_mut().remove(owner);
+        self.owners.clear(owner);
         let mut removed = 0;
         for key in keys {
             if let Some(list) = self.get(&key) {

@@ -171,7 +171,7 @@ pub(crate) struct HookBus {
     chains: OnceCell<Box<[Slot; GUARD_CAPACITY]>>,
     seq: Cell<u64>,
     /// Links per owner, for [`MAX_LINKS_PER_MOD`].
-    owners: std::cell::RefCell<std::collections::BTreeMap<Rc<str>, usize>>,
+    owners: crate::owners::OwnerCounts,
 }
 
 /// `hooks.max_links`: hook links one mod may hold at once, over all hooks (each hook also holds
@@ -204,17 +204,13 @@ impl HookBus {
 
     /// Links `owner` holds.
     pub(crate) fn owner_count(&self, owner: &str) -> usize {
-        self.owners.borrow().get(owner).copied().unwrap_or(0)
+        self.owners.get(owner)
     }
 
     /// `Err` (naming `hooks.max_links`) when `owner` already holds [`MAX_LINKS_PER_MOD`] links.
     pub(crate) fn check_quota(&self, owner: &str) -> Result<(), String> {
-        if self.owner_count(owner) >= MAX_LINKS_PER_MOD {
-            return Err(format!(
-                "hooks.max_links: a mod may hold at most {MAX_LINKS_PER_MOD} hook links"
-            ));
-        }
-        Ok(())
+        self.owners
+            .check(owner, MAX_LINKS_PER_MOD, "hooks.max_links", "hook links")
     }
 
     /// A handle for a link that was not installed: it removes nothing.
@@ -260,7 +256,7 @@ impl HookBus {
     ) -> HookHandle {
         let seq = self.seq.get();
         self.seq.set(seq + 1);
-        *self.owners.borrow_mut().entry(owner.clone()).or_insert(0) += 1;
+        self.owners.add(&owner);
         let current = self.snapshot(H::ID);
         let mut links: Vec<LinkEntry<H>> = current
             .as_ref()
@@ -296,9 +292,7 @@ impl HookBus {
         match current.chain.without_seq(handle.seq) {
             Some(next) => {
                 if let Some(owner) = current.chain.owner_of(handle.seq) {
-                    if let Some(n) = self.owners.borrow_mut().get_mut(&owner) {
-                        *n = n.saturating_sub(1);
-                    }
+                    self.owners.sub(&owner);
                 }
                 self.store(handle.hook, Some(next));
                 true
@@ -309,7 +303,7 @@ impl HookBus {
 
     /// Drop every link `owner` installed; emptied chains are removed. Returns the count removed.
     pub(crate) fn remove_owner(&self, owner: &str) -> usize {
-        self.owners.borrow_mut().remove(owner);
+        self.owners.clear(owner);
         let mut removed = 0;
         for index in 0..GUARD_CAPACITY {
             let id = HookId(index as u16);

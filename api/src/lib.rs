@@ -25,11 +25,12 @@ pub mod script_rng;
 pub mod semver;
 pub mod services;
 pub mod site_set;
+pub mod suggest;
 pub mod value;
 
 pub use bitset::GUARD_CAPACITY;
 pub use diagnostics::{
-    cut_message, display_cut, Diagnostic, Level, LogFeed, MAX_ERROR_MESSAGE_BYTES,
+    cut_at, cut_message, display_cut, Diagnostic, Level, LogFeed, MAX_ERROR_MESSAGE_BYTES,
     MAX_LOG_BYTES_PER_TICK,
 };
 pub use event_bus::ListenerHandle;

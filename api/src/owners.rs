@@ -43,3 +43,46 @@ impl Owners {
         (name, rank)
     }
 }
+
+/// How many links or listeners each owner holds: the per-mod quotas `hooks.max_links` and
+/// `events.max_listeners` of the two buses.
+#[derive(Default)]
+pub(crate) struct OwnerCounts(RefCell<BTreeMap<Rc<str>, usize>>);
+
+impl OwnerCounts {
+    /// What `owner` holds.
+    pub(crate) fn get(&self, owner: &str) -> usize {
+        self.0.borrow().get(owner).copied().unwrap_or(0)
+    }
+
+    /// `owner` registered one more.
+    pub(crate) fn add(&self, owner: &Rc<str>) {
+        *self.0.borrow_mut().entry(owner.clone()).or_insert(0) += 1;
+    }
+
+    /// `owner` removed one.
+    pub(crate) fn sub(&self, owner: &str) {
+        if let Some(n) = self.0.borrow_mut().get_mut(owner) {
+            *n = n.saturating_sub(1);
+        }
+    }
+
+    /// `owner` removed all of its own.
+    pub(crate) fn clear(&self, owner: &str) {
+        self.0.borrow_mut().remove(owner);
+    }
+
+    /// `Err("{limit}: a mod may hold at most {max} {what}")` when `owner` already holds `max`.
+    pub(crate) fn check(
+        &self,
+        owner: &str,
+        max: usize,
+        limit: &str,
+        what: &str,
+    ) -> Result<(), String> {
+        if self.get(owner) >= max {
+            return Err(format!("{limit}: a mod may hold at most {max} {what}"));
+        }
+        Ok(())
+    }
+}

@@ -381,26 +381,23 @@ impl UserData for World {
         // `pallet_engine::world_facade`; a refusal is `nil, reason, message`.
         for &(name, lua_name) in pallet_api::facades::WORLD_METHODS {
             methods.add_method(lua_name, move |lua, _, args: MultiValue| {
+                let refuse = |reason: &str, message: &str| {
+                    Ok(MultiValue::from_iter([
+                        LuaValue::Nil,
+                        LuaValue::String(lua.create_string(reason)?),
+                        LuaValue::String(lua.create_string(message)?),
+                    ]))
+                };
                 let mut values = Vec::with_capacity(args.len());
                 for a in args.iter() {
                     match from_lua(a) {
                         Ok(v) => values.push(v),
-                        Err(e) => {
-                            return Ok(MultiValue::from_iter([
-                                LuaValue::Nil,
-                                LuaValue::String(lua.create_string("invalid argument")?),
-                                LuaValue::String(lua.create_string(e.to_string())?),
-                            ]))
-                        }
+                        Err(e) => return refuse("invalid argument", &e.to_string()),
                     }
                 }
                 match pallet_engine::world_facade::call_lent(name, &values) {
                     Ok(v) => Ok(MultiValue::from_iter([to_lua(lua, &v)?])),
-                    Err(f) => Ok(MultiValue::from_iter([
-                        LuaValue::Nil,
-                        LuaValue::String(lua.create_string(f.reason)?),
-                        LuaValue::String(lua.create_string(&f.message)?),
-                    ])),
+                    Err(f) => refuse(f.reason, &f.message),
                 }
             });
         }

@@ -125,14 +125,7 @@ pub fn budget_stopped(budget: &DispatchBudget) -> bool {
 
 /// Cut `text` to the log line limit on a char boundary.
 pub fn cut(text: &str) -> String {
-    if text.len() <= MAX_LOG_LINE {
-        return text.to_owned();
-    }
-    let mut end = MAX_LOG_LINE;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}…", &text[..end])
+    pallet_api::cut_at(text, MAX_LOG_LINE, "…")
 }
 
 /// A per-mod xorshift64* generator (deterministic; seeded from the run seed and the mod id).

@@ -119,7 +119,9 @@ impl Game {
     /// Validate and install a `save.new_game` answer (all or nothing).
     #[cfg(feature = "hook-sites")]
     fn apply_new_game(&mut self, out: hooks::NewGameState) -> Result<(), String> {
-        use crate::save::data::{ItemStack, BAG_CAPACITY, MAX_MONEY, PC_ITEM_CAPACITY};
+        use crate::save::data::{
+            ItemStack, BAG_CAPACITY, MAX_ITEM_COUNT, MAX_MONEY, PC_ITEM_CAPACITY,
+        };
         if out.money > MAX_MONEY {
             return Err(format!("money {} over {MAX_MONEY}", out.money));
         }
@@ -135,7 +137,7 @@ impl Game {
                     .ok_or_else(|| format!("unknown item {:?}", r.id))?;
                 let id = self.data.item(num).id.to_owned();
                 match out.iter_mut().find(|s| s.id == id) {
-                    Some(s) => s.count = (s.count + r.count).min(99),
+                    Some(s) => s.count = (s.count + r.count).min(MAX_ITEM_COUNT),
                     None => out.push(ItemStack { id, count: r.count }),
                 }
             }
@@ -152,15 +154,10 @@ impl Game {
         let (Ok(x), Ok(y)) = (x, y) else {
             return Err("negative start cell".into());
         };
-        if x >= def.width * 2 || y >= def.height * 2 {
+        if x >= def.cell_width() || y >= def.cell_height() {
             return Err(format!("cell {x},{y} is off {}", p.map));
         }
-        let facing = match p.facing {
-            pallet_api::catalog::common::Direction::Up => crate::world::Direction::Up,
-            pallet_api::catalog::common::Direction::Down => crate::world::Direction::Down,
-            pallet_api::catalog::common::Direction::Left => crate::world::Direction::Left,
-            pallet_api::catalog::common::Direction::Right => crate::world::Direction::Right,
-        };
+        let facing = crate::world::sites::engine_dir(p.facing);
         let save = &mut self.save;
         save.money = out.money;
         save.inventory = inventory;

@@ -13,6 +13,7 @@
 use std::collections::BTreeMap;
 
 use pallet_api::facades::{block_coordinate, WorldFailure};
+use pallet_api::suggest::did_you_mean;
 use pallet_api::Value;
 
 use crate::checkpoint::lend::{unsettled_refusal, with_lent};
@@ -93,15 +94,6 @@ pub fn call(game: &mut Game, method: &str, args: &[Value]) -> Result<Value, Worl
 
 // ----- shared checks -------------------------------------------------------------------------
 
-fn facing_str(d: Direction) -> &'static str {
-    match d {
-        Direction::Up => "up",
-        Direction::Down => "down",
-        Direction::Left => "left",
-        Direction::Right => "right",
-    }
-}
-
 fn need_overworld(game: &Game) -> Result<(), WorldFailure> {
     if game.overworld().is_none() {
         return Err(fail(NO_OVERWORLD, "there is no overworld right now"));
@@ -127,18 +119,6 @@ fn need_settled(game: &Game, idle: bool) -> Result<(), WorldFailure> {
         }
     }
     Ok(())
-}
-
-/// `" (did you mean \"PIDGEY\"?)"` for the closest id, or `""`.
-fn did_you_mean<'a>(query: &str, ids: impl Iterator<Item = &'a str>) -> String {
-    let q = query.to_ascii_uppercase();
-    let best = ids
-        .map(|id| (strsim::jaro_winkler(&q, id), id))
-        .max_by(|a, b| a.0.total_cmp(&b.0));
-    match best {
-        Some((score, id)) if score >= 0.8 => format!(" (did you mean \"{id}\"?)"),
-        _ => String::new(),
-    }
 }
 
 fn string_arg<'v>(v: &'v Value, reason: &'static str, what: &str) -> Result<&'v str, WorldFailure> {
@@ -187,7 +167,7 @@ fn current(game: &Game) -> Result<Value, WorldFailure> {
         ("mapId", Value::from(ow.map_id())),
         ("x", Value::Int(p.x.into())),
         ("y", Value::Int(p.y.into())),
-        ("facing", Value::from(facing_str(p.facing))),
+        ("facing", Value::from(p.facing.as_str())),
         ("surfing", Value::Bool(p.surfing)),
     ]))
 }
@@ -357,23 +337,16 @@ fn spawn_npc(game: &mut Game, map_id: &Value, def: &Value) -> Result<Value, Worl
     };
     let (x, y) = (cell("x")?, cell("y")?);
     let facing = match def.get("facing").and_then(Value::as_str) {
-        None | Some("down") => Direction::Down,
-        Some("up") => Direction::Up,
-        Some("left") => Direction::Left,
-        Some("right") => Direction::Right,
-        Some(other) => {
-            return Err(fail(
-                INVALID_NPC,
-                format!("facing {other:?} is not a direction"),
-            ))
-        }
+        None => Direction::Down,
+        Some(name) => Direction::parse(name)
+            .ok_or_else(|| fail(INVALID_NPC, format!("facing {name:?} is not a direction")))?,
     };
     let text = match def.get("text") {
         None | Some(Value::Nil) => String::new(),
         Some(Value::Str(s)) => s.clone(),
         Some(_) => return Err(fail(INVALID_NPC, "npc text must be a string")),
     };
-    match game.with_world(|ow, ctx| ow.spawn_npc(&name, (x, y), facing, &text, ctx)) {
+    match game.with_world(|ow, _| ow.spawn_npc(&name, (x, y), facing, &text)) {
         Some(Ok(())) => Ok(Value::Str(name)),
         Some(Err(e)) => Err(fail(INVALID_NPC, e)),
         None => Err(fail(NO_OVERWORLD, "there is no overworld right now")),
@@ -384,7 +357,7 @@ fn spawn_npc(game: &mut Game, map_id: &Value, def: &Value) -> Result<Value, Worl
 fn remove_npc(game: &mut Game, id: &Value) -> Result<Value, WorldFailure> {
     need_settled(game, true)?;
     let id = string_arg(id, INVALID_NPC, "npc id")?.to_owned();
-    match game.with_world(|ow, ctx| ow.remove_npc(&id, ctx)) {
+    match game.with_world(|ow, _| ow.remove_npc(&id)) {
         Some(Ok(())) => Ok(Value::Bool(true)),
         Some(Err(e)) => Err(fail(INVALID_NPC, format!("{e}: {id:?}"))),
         None => Err(fail(NO_OVERWORLD, "there is no overworld right now")),

@@ -10,6 +10,8 @@
 //!   map only, never saved (a map reload puts the definition back); they emit nothing (the
 //!   reference raises `world.object_toggled` from `toggleObject` only).
 
+use pallet_api::suggest::did_you_mean;
+
 use super::map::NpcDef;
 use super::types::Direction;
 use super::{sites_flow, MapSet, Overworld, WorldCtx};
@@ -34,29 +36,18 @@ impl std::fmt::Display for ToggleError {
     }
 }
 
-fn closest<'a>(query: &str, ids: impl Iterator<Item = &'a str>) -> String {
-    let q = query.to_ascii_lowercase();
-    let best = ids
-        .map(|id| (strsim::jaro_winkler(&q, &id.to_ascii_lowercase()), id))
-        .max_by(|a, b| a.0.total_cmp(&b.0));
-    match best {
-        Some((score, id)) if score >= 0.8 => format!(" (did you mean \"{id}\"?)"),
-        _ => String::new(),
-    }
-}
-
 /// Check that `map` exists and its data defines an object named `obj`.
 pub fn check_toggle(maps: &MapSet, map: &str, obj: &str) -> Result<(), ToggleError> {
     let Some(def) = maps.get(map) else {
         return Err(ToggleError::UnknownMap(format!(
             "unknown map {map:?}{}",
-            closest(map, maps.maps.keys().map(String::as_str))
+            did_you_mean(map, maps.maps.keys())
         )));
     };
     if !def.npcs.iter().any(|n| n.name == obj) {
         return Err(ToggleError::UnknownObject(format!(
             "map {map} has no object {obj:?}{}",
-            closest(obj, def.npcs.iter().map(|n| n.name.as_str()))
+            did_you_mean(obj, def.npcs.iter().map(|n| n.name.as_str()))
         )));
     }
     Ok(())
@@ -71,7 +62,6 @@ impl Overworld {
         (x, y): (u32, u32),
         facing: Direction,
         text: &str,
-        ctx: &mut WorldCtx<'_>,
     ) -> Result<(), &'static str> {
         let def = self.map.def();
         if def.npcs.iter().any(|n| n.name == name) {
@@ -93,16 +83,14 @@ impl Overworld {
             text: text.to_owned(),
             hidden: false,
         });
-        let _ = ctx;
         Ok(())
     }
 
     /// Remove the NPC `name` from the active map.
-    pub fn remove_npc(&mut self, name: &str, ctx: &mut WorldCtx<'_>) -> Result<(), &'static str> {
+    pub fn remove_npc(&mut self, name: &str) -> Result<(), &'static str> {
         if !self.map.remove_npc(name) {
             return Err("unknown npc");
         }
-        let _ = ctx;
         Ok(())
     }
 

@@ -36,6 +36,19 @@ pub(crate) fn api_dir(d: super::types::Direction) -> pallet_api::catalog::common
     }
 }
 
+/// A hook's facing back in the engine's terms (the inverse of [`api_dir`]).
+#[cfg(feature = "hook-sites")]
+pub(crate) fn engine_dir(d: pallet_api::catalog::common::Direction) -> super::types::Direction {
+    use super::types::Direction;
+    use pallet_api::catalog::common::Direction as D;
+    match d {
+        D::Up => Direction::Up,
+        D::Down => Direction::Down,
+        D::Left => Direction::Left,
+        D::Right => Direction::Right,
+    }
+}
+
 /// `map.occupancy_allowed` at the departed Vermilion Dock (RFC 0013). Vanilla is `false`;
 /// only an exact `true` from the chain permits (the catalog's result rule converts script
 /// answers; a native link returns the `bool` itself).

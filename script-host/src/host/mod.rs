@@ -20,7 +20,7 @@
 //! | [`script_rng`] | `ctx.rng.random(…)` on the engine-supplied random source of a hook context |
 //! | [`session`] | mods for `pallet run`: bundled + `--mods`, loader, transcript lines |
 //! | [`check`] | `pallet mods check`: manifest and static API findings, then the real load in a dry-run runtime |
-//! | [`suggest`] | did-you-mean for typed names (strsim) and hook closure signatures |
+//! | [`suggest`] | did-you-mean for the hosts' names (over `pallet_api::suggest`) and hook closure signatures |
 //! | [`defs`] | `pallet mods defs`: `.d.rhai` definition files |
 //! | [`context_shapes`] | generated (tests/tests/defs_shapes.rs): the context shape of every hook parameter and event payload, for `defs` |
 //! | [`bundled`] | the example mods embedded in the binary |

@@ -1,38 +1,8 @@
-//! "Did you mean …?" for every name a user or mod types (hooks, events, registries, handle
-//! methods, option keys, CLI values): the closest candidate by Jaro–Winkler similarity
-//! (`strsim`), offered only when it is close enough to be a plausible typo.
+//! The hosts' names to suggest from (hooks, events, registries, handle methods) and hook
+//! closure signatures; the did-you-mean itself is [`pallet_api::suggest`], shared with the
+//! engine.
 
-/// The closest of `candidates` to `typed`, if any is close enough.
-pub fn closest<'a, I, S>(typed: &str, candidates: I) -> Option<String>
-where
-    I: IntoIterator<Item = S>,
-    S: AsRef<str> + 'a,
-{
-    let typed_l = typed.to_ascii_lowercase();
-    let mut best: Option<(f64, String)> = None;
-    for c in candidates {
-        let c = c.as_ref();
-        if c == typed {
-            continue;
-        }
-        let score = strsim::jaro_winkler(&typed_l, &c.to_ascii_lowercase());
-        if score >= 0.8 && best.as_ref().is_none_or(|(s, _)| score > *s) {
-            best = Some((score, c.to_owned()));
-        }
-    }
-    best.map(|(_, c)| c)
-}
-
-/// `" (did you mean \"x\"?)"`, or an empty string when nothing is close.
-pub fn did_you_mean<'a, I, S>(typed: &str, candidates: I) -> String
-where
-    I: IntoIterator<Item = S>,
-    S: AsRef<str> + 'a,
-{
-    closest(typed, candidates)
-        .map(|c| format!(" (did you mean {c:?}?)"))
-        .unwrap_or_default()
-}
+pub use pallet_api::suggest::{closest, did_you_mean};
 
 /// Every catalog hook name.
 pub fn hook_names() -> impl Iterator<Item = &'static str> {
@@ -50,25 +20,6 @@ pub fn closure_signature(info: &pallet_api::catalog::HookInfo) -> String {
         .chain(info.params.iter().copied())
         .collect();
     format!("({})", params.join(", "))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn close_names_are_offered_far_ones_are_not() {
-        assert_eq!(
-            closest("exp.gian", ["exp.gain", "encounter.roll"]).as_deref(),
-            Some("exp.gain")
-        );
-        assert_eq!(closest("zzzz", ["exp.gain"]), None);
-        assert_eq!(
-            did_you_mean("wrapp", ["wrap", "has"]),
-            " (did you mean \"wrap\"?)"
-        );
-        assert_eq!(did_you_mean("wrap", ["wrap"]), "");
-    }
 }
 
 /// The handle variables and the Rhai type each one has.

@@ -294,14 +294,7 @@ pub fn sandboxed_engine(host: &Rc<HostShared>, log: Option<ModLog>) -> Engine {
 
 /// Cut a log line to the limit (on a char boundary).
 pub fn cut(text: &str) -> String {
-    if text.len() <= LIMITS.max_log_line {
-        return text.to_owned();
-    }
-    let mut end = LIMITS.max_log_line;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}…", &text[..end])
+    pallet_api::cut_at(text, LIMITS.max_log_line, "…")
 }
 
 /// Put the handles in scope everywhere (entry, functions, closures, imported modules) through
