@@ -3,6 +3,10 @@
 //! (`play_with_mods`: the loader, the Rhai/Lua hosts, the freeze-time compile) and checks the
 //! running game.
 
+#[path = "common/mod_dir.rs"]
+mod mod_dir_support;
+use mod_dir_support::content_mod_dir;
+
 use std::path::PathBuf;
 
 use pallet_engine::battle::calc::{damage_rolls, CalcInput, CalcSide};
@@ -12,18 +16,8 @@ use pallet_engine::world::GameVersion;
 use pallet_script_host::cmd_run::{play_with_mods, RunOutcome};
 use pallet_script_host::host::ModsOptions;
 
-/// A temp folder holding one mod `id` with `main` as its entry (`.rhai` or `.lua`).
 fn mod_dir(id: &str, entry: &str, main: &str) -> PathBuf {
-    let root = std::env::temp_dir().join(format!("pallet-content-{}-{id}", std::process::id()));
-    let dir = root.join(id);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let manifest = format!(
-        r#"{{"id": "{id}", "name": "{id}", "version": "1.2.3", "api": 2, "entry": "{entry}", "capabilities": ["content"]}}"#
-    );
-    std::fs::write(dir.join("manifest.json"), manifest).unwrap();
-    std::fs::write(dir.join(entry), main).unwrap();
-    dir
+    content_mod_dir("content", id, "1.2.3", entry, main)
 }
 
 fn run(dirs: Vec<PathBuf>, scenario: &str) -> RunOutcome {

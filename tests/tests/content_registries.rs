@@ -2,6 +2,10 @@
 //! `content.DELETE` constant, the guide's Lua map-script example, and an item handed out by a
 //! data map script. Every test loads real mods from a folder through `pallet run`'s path.
 
+#[path = "common/mod_dir.rs"]
+mod mod_dir_support;
+use mod_dir_support::content_mod_dir;
+
 use std::path::PathBuf;
 
 use pallet_engine::battle::Side;
@@ -9,18 +13,8 @@ use pallet_engine::world::GameVersion;
 use pallet_script_host::cmd_run::{play_opts, PlayOptions, RunOutcome};
 use pallet_script_host::host::ModsOptions;
 
-/// A temp folder holding one mod `id` with `main` as its entry (`.rhai` or `.lua`).
 fn mod_dir(id: &str, entry: &str, main: &str) -> PathBuf {
-    let root = std::env::temp_dir().join(format!("pallet-registries-{}-{id}", std::process::id()));
-    let dir = root.join(id);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let manifest = format!(
-        r#"{{"id": "{id}", "name": "{id}", "version": "1.0.0", "api": 2, "entry": "{entry}", "capabilities": ["content"]}}"#
-    );
-    std::fs::write(dir.join("manifest.json"), manifest).unwrap();
-    std::fs::write(dir.join(entry), main).unwrap();
-    dir
+    content_mod_dir("registries", id, "1.0.0", entry, main)
 }
 
 fn rhai(id: &str, main: &str) -> PathBuf {

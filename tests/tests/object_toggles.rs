@@ -5,6 +5,10 @@
 //! order. A hidden object is gone from the live map (not drawn, not solid, not talked to), also
 //! after a save round trip; the player walks through its cell.
 
+#[path = "common/mod_dir.rs"]
+mod mod_dir_support;
+use mod_dir_support::content_mod_dir;
+
 mod lua_support;
 
 use std::rc::Rc;
@@ -174,18 +178,8 @@ fn a_save_without_toggles_omits_the_field() {
     assert!(decode(&bytes).unwrap().object_toggles.is_empty());
 }
 
-/// A content mod folder `id` with `main` as its entry, for `pallet run`.
 fn mod_dir(id: &str, entry: &str, main: &str) -> std::path::PathBuf {
-    let root = std::env::temp_dir().join(format!("pallet-toggles-{}-{id}", std::process::id()));
-    let dir = root.join(id);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let manifest = format!(
-        r#"{{"id": "{id}", "name": "{id}", "version": "1.0.0", "api": 2, "entry": "{entry}", "capabilities": ["content"]}}"#
-    );
-    std::fs::write(dir.join("manifest.json"), manifest).unwrap();
-    std::fs::write(dir.join(entry), main).unwrap();
-    dir
+    content_mod_dir("toggles", id, "1.0.0", entry, main)
 }
 
 fn play(
