@@ -107,6 +107,7 @@ macro_rules! world_ctx {
             feed,
             tick: *tick,
             last_outdoor: &mut save.last_outdoor,
+            bag: &mut save.inventory,
         };
     };
 }

@@ -18,15 +18,16 @@ use super::store::embedded;
 use super::*;
 use crate::rng::Rng;
 
-struct H {
-    ow: Overworld,
-    flags: BTreeSet<String>,
+pub(super) struct H {
+    pub(super) ow: Overworld,
+    pub(super) flags: BTreeSet<String>,
     rng: Rng,
     rt: Rc<Runtime>,
     feed: Vec<FeedRow>,
     tick: u64,
     version: GameVersion,
     last_outdoor: Option<crate::save::OutdoorPoint>,
+    pub(super) bag: Vec<crate::save::data::ItemStack>,
 }
 
 impl H {
@@ -44,6 +45,7 @@ impl H {
         let mut rng = Rng::new(1);
         let mut feed = Vec::new();
         let mut last_outdoor = None;
+        let mut bag = Vec::new();
         let scripts = Rc::new(base_scripts::base_registry());
         let ow = {
             let mut ctx = WorldCtx {
@@ -55,6 +57,7 @@ impl H {
                 feed: &mut feed,
                 tick: 0,
                 last_outdoor: &mut last_outdoor,
+                bag: &mut bag,
             };
             Overworld::new(maps, scripts, &WarpTarget::new(map, x, y, facing), &mut ctx).unwrap()
         };
@@ -67,10 +70,11 @@ impl H {
             tick: 0,
             version,
             last_outdoor,
+            bag,
         }
     }
 
-    fn red(map: &str, x: u32, y: u32, facing: Direction, flags: &[&str]) -> H {
+    pub(super) fn red(map: &str, x: u32, y: u32, facing: Direction, flags: &[&str]) -> H {
         H::at(
             GameVersion::Red,
             map,
@@ -82,7 +86,10 @@ impl H {
         )
     }
 
-    fn with_ctx<T>(&mut self, f: impl FnOnce(&mut Overworld, &mut WorldCtx<'_>) -> T) -> T {
+    pub(super) fn with_ctx<T>(
+        &mut self,
+        f: impl FnOnce(&mut Overworld, &mut WorldCtx<'_>) -> T,
+    ) -> T {
         let mut ctx = WorldCtx {
             version: self.version,
             flags: &mut self.flags,
@@ -92,11 +99,12 @@ impl H {
             feed: &mut self.feed,
             tick: self.tick,
             last_outdoor: &mut self.last_outdoor,
+            bag: &mut self.bag,
         };
         f(&mut self.ow, &mut ctx)
     }
 
-    fn step(&mut self, input: Input) {
+    pub(super) fn step(&mut self, input: Input) {
         self.tick += 1;
         self.with_ctx(|ow, ctx| ow.step(input, ctx));
     }
@@ -108,7 +116,7 @@ impl H {
     }
 
     /// Step with `input` until idle (bounded); returns ticks taken.
-    fn until_idle(&mut self, input: Input) -> usize {
+    pub(super) fn until_idle(&mut self, input: Input) -> usize {
         for i in 1..=5000 {
             self.step(input);
             if self.ow.is_idle() {
@@ -123,7 +131,7 @@ impl H {
         (self.ow.map_id(), p.x, p.y, p.facing)
     }
 
-    fn rows(&self) -> Vec<&PresentationRow> {
+    pub(super) fn rows(&self) -> Vec<&PresentationRow> {
         self.feed.iter().map(|r| &r.row).collect()
     }
 
