@@ -108,6 +108,7 @@ macro_rules! world_ctx {
             tick: *tick,
             last_outdoor: &mut save.last_outdoor,
             bag: &mut save.inventory,
+            names: (&save.player.name, &save.player.rival),
         };
     };
 }

@@ -75,7 +75,10 @@ fn check_item_and_take_item_settle_the_trade() {
     // One POTION is not enough: reminded, nothing taken.
     assert!(t.contains("Still two POTIONs"), "{t}");
     // Three: two taken, the candy given, the quest done.
-    assert!(t.contains("Two POTIONs! Here,"), "{t}");
+    // `{PLAYER}` in a literal text reads the save's name.
+    let named = format!("Two POTIONs! Here, / {}, a candy.", o.game.save.player.name);
+    assert!(t.contains(&named), "{t}");
+    assert!(!t.contains("{PLAYER}"), "{t}");
     assert!(t.contains("Thanks again!"), "{t}");
     assert!(o.game.save.flags.contains("MOD_FETCH_DONE"), "{t}");
     assert_eq!(count(&o, "POTION"), 1, "{t}");

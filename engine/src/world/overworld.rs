@@ -90,6 +90,8 @@ pub struct WorldCtx<'a> {
     pub last_outdoor: &'a mut Option<crate::save::OutdoorPoint>,
     /// The bag (`check_item`/`take_item` script rows read and change it).
     pub bag: &'a mut Vec<crate::save::data::ItemStack>,
+    /// The player's and the rival's names (`{PLAYER}` / `{RIVAL}` in literal script texts).
+    pub names: (&'a str, &'a str),
 }
 
 impl WorldCtx<'_> {

@@ -373,11 +373,14 @@ impl Overworld {
                 None,
                 ctx,
             ))),
-            ScriptRow::Say { literal } => Some(RowWait::Text(self.open_text(
-                TextRef::Literal(literal),
-                None,
-                ctx,
-            ))),
+            ScriptRow::Say { literal } => {
+                let literal = super::script_items::with_names(literal, ctx.names);
+                Some(RowWait::Text(self.open_text(
+                    TextRef::Literal(literal),
+                    None,
+                    ctx,
+                )))
+            }
             ScriptRow::Wait { ticks } => (ticks > 0).then_some(RowWait::Ticks(ticks)),
             ScriptRow::MovePlayer { dir, n } => {
                 if n == 0 {

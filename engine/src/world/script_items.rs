@@ -14,6 +14,17 @@ fn bag_id(ctx: &WorldCtx<'_>, item: &str) -> String {
         .unwrap_or_else(|| item.to_owned())
 }
 
+/// A literal script text with `{PLAYER}` and `{RIVAL}` replaced by the save's names (as the
+/// Lua engine's runner does for mod texts); a text without `{` is returned as is.
+pub(super) fn with_names(literal: String, (player, rival): (&str, &str)) -> String {
+    if !literal.contains('{') {
+        return literal;
+    }
+    literal
+        .replace("{PLAYER}", player)
+        .replace("{RIVAL}", rival)
+}
+
 /// How many of `item` the bag holds.
 pub(super) fn bag_count(ctx: &WorldCtx<'_>, item: &str) -> u32 {
     let id = bag_id(ctx, item);

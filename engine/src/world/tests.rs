@@ -58,6 +58,7 @@ impl H {
                 tick: 0,
                 last_outdoor: &mut last_outdoor,
                 bag: &mut bag,
+                names: ("RED", "BLUE"),
             };
             Overworld::new(maps, scripts, &WarpTarget::new(map, x, y, facing), &mut ctx).unwrap()
         };
@@ -100,6 +101,7 @@ impl H {
             tick: self.tick,
             last_outdoor: &mut self.last_outdoor,
             bag: &mut self.bag,
+            names: ("RED", "BLUE"),
         };
         f(&mut self.ow, &mut ctx)
     }

@@ -159,3 +159,22 @@ fn take_item_removes_or_fails_cleanly() {
         .iter()
         .any(|d| d.contains("take_item") && d.contains("POTION")));
 }
+
+#[test]
+fn literal_texts_name_the_player_and_the_rival() {
+    use super::presentation::TextRef;
+    let mut h = H::red("PALLET_TOWN", 10, 8, Up, &[]);
+    run(
+        &mut h,
+        vec![ScriptRow::Say {
+            literal: "{PLAYER} got it!\n{RIVAL} is mad. {OTHER}".into(),
+        }],
+    );
+    assert!(
+        h.rows().contains(&&PresentationRow::TextOpened {
+            text: TextRef::Literal("RED got it!\nBLUE is mad. {OTHER}".into())
+        }),
+        "{:?}",
+        h.rows()
+    );
+}
