@@ -108,6 +108,8 @@ macro_rules! world_ctx {
             tick: *tick,
             last_outdoor: &mut save.last_outdoor,
             object_toggles: &mut save.object_toggles,
+            bag: &mut save.inventory,
+            names: (&save.player.name, &save.player.rival),
         };
     };
 }

@@ -379,7 +379,13 @@ impl Player {
 
     fn close(&mut self) -> Result<(), String> {
         for _ in 0..MAX_COMMAND_TICKS {
+            // A script's choice box is the scenario's to answer (`press a` / `press b`).
+            let choice_up = matches!(
+                self.game.overworld().and_then(|o| o.screen()),
+                Some(pallet_engine::world::overworld::Screen::Choice { .. })
+            );
             match self.game.busy() {
+                _ if choice_up => return Ok(()),
                 Some(b) if b.as_str() == "screen_busy" => self.tick(Input::A),
                 Some(_) => self.tick(Input::None),
                 None => return Ok(()),

@@ -44,6 +44,8 @@ fn positional_args(name: &str) -> Option<&'static [&'static str]> {
         "label" => &["name"],
         "toggle_object" => &["map", "object", "visible"],
         "end" => &[],
+        "choice" => &["options"],
+        "check_item" | "take_item" => &["item", "count"],
         _ => return None,
     })
 }
@@ -62,6 +64,27 @@ pub fn positional_op(op: &Value) -> Option<Value> {
         }
     }
     Some(Value::map(pairs))
+}
+
+/// A `choice` op's options: a list of 1..=8 strings; none given reads as YES/NO.
+fn choice_options(op: &Value) -> Result<Vec<String>, String> {
+    let Some(v) = op.get("options") else {
+        return Ok(vec!["YES".into(), "NO".into()]);
+    };
+    let list = v
+        .as_list()
+        .ok_or("choice: options must be a list of strings")?;
+    if list.is_empty() || list.len() > 8 {
+        return Err("choice: 1 to 8 options".into());
+    }
+    list.iter()
+        .map(|o| {
+            o.as_str()
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned)
+                .ok_or_else(|| "choice: options must be non-empty strings".to_owned())
+        })
+        .collect()
 }
 
 /// One op list → rows. `Err` names the op (1-based) and what is wrong.
@@ -152,6 +175,28 @@ pub fn compile_ops(
                     .ok_or_else(|| at("needs a boolean `visible`".into()))?,
             },
             "end" => ScriptRow::End,
+            "choice" => ScriptRow::Choice {
+                options: choice_options(op).map_err(at)?,
+            },
+            "check_item" | "take_item" => {
+                let item = field(op, "item").map_err(at)?;
+                if data.item_by_name(item).is_none() {
+                    return Err(at(format!("{name}: {item:?} is not an item")));
+                }
+                let count = match op.get("count") {
+                    None => 1,
+                    Some(v) => match v.as_exact_int() {
+                        Some(n) if (1..=99).contains(&n) => n as u32,
+                        _ => return Err(at(format!("{name}: count must be an integer 1..99"))),
+                    },
+                };
+                let item = item.to_owned();
+                if name == "check_item" {
+                    ScriptRow::CheckItem { item, count }
+                } else {
+                    ScriptRow::TakeItem { item, count }
+                }
+            }
             other => return Err(at(format!("unknown op {other:?}"))),
         };
         rows.push(row);

@@ -32,6 +32,7 @@ pub mod objects;
 pub mod overworld;
 pub mod presentation;
 pub mod script;
+mod script_items;
 pub mod sites;
 pub mod sites_flow;
 mod sites_hooks;
@@ -52,3 +53,5 @@ pub use types::{Direction, GameVersion, Input};
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_script_items;

@@ -90,6 +90,10 @@ pub struct WorldCtx<'a> {
     pub last_outdoor: &'a mut Option<crate::save::OutdoorPoint>,
     /// The save's `objectToggles`, applied to every map loaded (see [`super::objects`]).
     pub object_toggles: &'a mut crate::save::ObjectToggles,
+    /// The bag (`check_item`/`take_item` script rows read and change it).
+    pub bag: &'a mut Vec<crate::save::data::ItemStack>,
+    /// The player's and the rival's names (`{PLAYER}` / `{RIVAL}` in literal script texts).
+    pub names: (&'a str, &'a str),
 }
 
 impl WorldCtx<'_> {
@@ -162,6 +166,12 @@ pub enum Screen {
         on_close: Option<CloseAction>,
     },
     StartMenu,
+    /// A script's choice box (`choice` op): `cursor` indexes `options`.
+    Choice {
+        id: u64,
+        options: Vec<String>,
+        cursor: usize,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -216,7 +226,7 @@ pub struct Overworld {
     pub(super) runner: Runner,
     pub(super) encounter: Option<WildEncounter>,
     pub(super) music: Option<String>,
-    next_screen_id: u64,
+    pub(super) next_screen_id: u64,
     diagnostics: Vec<String>,
     /// Bag items and mons script rows handed out, for the game to apply after the tick.
     pub(super) gifts: Vec<super::script::Gift>,
@@ -388,9 +398,10 @@ impl Overworld {
     }
 
     pub(super) fn screen_open(&self, id: u64) -> bool {
-        self.screens
-            .iter()
-            .any(|s| matches!(s, Screen::Text { id: i, .. } if *i == id))
+        self.screens.iter().any(|s| match s {
+            Screen::Text { id: i, .. } | Screen::Choice { id: i, .. } => *i == id,
+            Screen::StartMenu => false,
+        })
     }
 
     // ----- the tick ------------------------------------------------------------------------
@@ -472,6 +483,7 @@ impl Overworld {
                     }
                 }
             }
+            Some(Screen::Choice { .. }) => self.choice_input(input, ctx),
             Some(Screen::StartMenu) if matches!(input, Input::B | Input::Start) => {
                 self.screens.pop_front();
                 ctx.show(PresentationRow::MenuClosed);

@@ -72,6 +72,15 @@ pub enum PresentationRow {
     TextClosed,
     MenuOpened,
     MenuClosed,
+    /// A script's choice box opened with these options (the first is highlighted).
+    ChoiceOpened {
+        options: Vec<String>,
+    },
+    /// The player answered a choice box with option `index` (`yes`: the first option).
+    ChoiceMade {
+        index: usize,
+        yes: bool,
+    },
     Sound {
         id: String,
     },
@@ -175,6 +184,12 @@ impl PresentationRow {
             PresentationRow::TextClosed => "[text closed]".to_owned(),
             PresentationRow::MenuOpened => "[menu opened]".to_owned(),
             PresentationRow::MenuClosed => "[menu closed]".to_owned(),
+            PresentationRow::ChoiceOpened { options } => {
+                format!("[choice] {}", options.join(" / "))
+            }
+            PresentationRow::ChoiceMade { index, yes } => {
+                format!("[chose {}] {}", index + 1, if *yes { "yes" } else { "no" })
+            }
             PresentationRow::Sound { id } => format!("(sound {id})"),
             PresentationRow::Music { id } => format!("(music {id})"),
             PresentationRow::MusicStopped => "(music stops)".to_owned(),

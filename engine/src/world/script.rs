@@ -129,6 +129,22 @@ pub enum ScriptRow {
         object: String,
         visible: bool,
     },
+    /// A choice box (the Lua engine's `choice`, usually yes/no): the script waits for the
+    /// player; A on the first option sets the condition, any other option or B clears it.
+    Choice {
+        options: Vec<String>,
+    },
+    /// Set the condition to whether the bag holds at least `count` of `item`.
+    CheckItem {
+        item: String,
+        count: u32,
+    },
+    /// Remove `count` of `item` from the bag and set the condition; with fewer in the bag
+    /// nothing is removed, the condition is cleared and a diagnostic names the item.
+    TakeItem {
+        item: String,
+        count: u32,
+    },
 }
 
 /// Something a script row hands to the game (the overworld does not own the bag or party).
@@ -178,6 +194,8 @@ pub enum RowWait {
     Warp,
     /// The map animation to finish.
     Animation,
+    /// The choice box with this id to be answered (the answer sets the condition).
+    Choice(u64),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -320,6 +338,7 @@ impl Overworld {
             }
             RowWait::Warp => self.transition.is_some().then_some(RowWait::Warp),
             RowWait::Animation => self.animation.is_some().then_some(RowWait::Animation),
+            RowWait::Choice(id) => self.screen_open(id).then_some(RowWait::Choice(id)),
         };
         let done = next.is_none();
         if let Some(r) = self.runner.current.as_mut() {
@@ -361,11 +380,14 @@ impl Overworld {
                 None,
                 ctx,
             ))),
-            ScriptRow::Say { literal } => Some(RowWait::Text(self.open_text(
-                TextRef::Literal(literal),
-                None,
-                ctx,
-            ))),
+            ScriptRow::Say { literal } => {
+                let literal = super::script_items::with_names(literal, ctx.names);
+                Some(RowWait::Text(self.open_text(
+                    TextRef::Literal(literal),
+                    None,
+                    ctx,
+                )))
+            }
             ScriptRow::Wait { ticks } => (ticks > 0).then_some(RowWait::Ticks(ticks)),
             ScriptRow::MovePlayer { dir, n } => {
                 if n == 0 {
@@ -466,6 +488,22 @@ impl Overworld {
             ScriptRow::SsAnneDeparts => {
                 self.start_ship_departure(ctx);
                 Some(RowWait::Animation)
+            }
+            ScriptRow::Choice { options } => Some(RowWait::Choice(self.open_choice(options, ctx))),
+            ScriptRow::CheckItem { item, count } => {
+                let on = super::script_items::bag_count(ctx, &item) >= count;
+                self.set_cond(on);
+                None
+            }
+            ScriptRow::TakeItem { item, count } => {
+                let on = super::script_items::take_from_bag(ctx, &item, count);
+                if !on {
+                    self.diagnostic(format!(
+                        "take_item: the bag has fewer than {count} {item}; nothing taken"
+                    ));
+                }
+                self.set_cond(on);
+                None
             }
             row @ (ScriptRow::Emote { .. }
             | ScriptRow::MoveNpc { .. }

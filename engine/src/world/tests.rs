@@ -18,9 +18,9 @@ use super::store::embedded;
 use super::*;
 use crate::rng::Rng;
 
-struct H {
-    ow: Overworld,
-    flags: BTreeSet<String>,
+pub(super) struct H {
+    pub(super) ow: Overworld,
+    pub(super) flags: BTreeSet<String>,
     rng: Rng,
     rt: Rc<Runtime>,
     feed: Vec<FeedRow>,
@@ -28,6 +28,7 @@ struct H {
     version: GameVersion,
     last_outdoor: Option<crate::save::OutdoorPoint>,
     toggles: crate::save::ObjectToggles,
+    pub(super) bag: Vec<crate::save::data::ItemStack>,
 }
 
 impl H {
@@ -46,6 +47,7 @@ impl H {
         let mut feed = Vec::new();
         let mut last_outdoor = None;
         let mut toggles = crate::save::ObjectToggles::new();
+        let mut bag = Vec::new();
         let scripts = Rc::new(base_scripts::base_registry());
         let ow = {
             let mut ctx = WorldCtx {
@@ -58,6 +60,8 @@ impl H {
                 tick: 0,
                 last_outdoor: &mut last_outdoor,
                 object_toggles: &mut toggles,
+                bag: &mut bag,
+                names: ("RED", "BLUE"),
             };
             Overworld::new(maps, scripts, &WarpTarget::new(map, x, y, facing), &mut ctx).unwrap()
         };
@@ -71,10 +75,11 @@ impl H {
             version,
             last_outdoor,
             toggles,
+            bag,
         }
     }
 
-    fn red(map: &str, x: u32, y: u32, facing: Direction, flags: &[&str]) -> H {
+    pub(super) fn red(map: &str, x: u32, y: u32, facing: Direction, flags: &[&str]) -> H {
         H::at(
             GameVersion::Red,
             map,
@@ -86,7 +91,10 @@ impl H {
         )
     }
 
-    fn with_ctx<T>(&mut self, f: impl FnOnce(&mut Overworld, &mut WorldCtx<'_>) -> T) -> T {
+    pub(super) fn with_ctx<T>(
+        &mut self,
+        f: impl FnOnce(&mut Overworld, &mut WorldCtx<'_>) -> T,
+    ) -> T {
         let mut ctx = WorldCtx {
             version: self.version,
             flags: &mut self.flags,
@@ -97,11 +105,13 @@ impl H {
             tick: self.tick,
             last_outdoor: &mut self.last_outdoor,
             object_toggles: &mut self.toggles,
+            bag: &mut self.bag,
+            names: ("RED", "BLUE"),
         };
         f(&mut self.ow, &mut ctx)
     }
 
-    fn step(&mut self, input: Input) {
+    pub(super) fn step(&mut self, input: Input) {
         self.tick += 1;
         self.with_ctx(|ow, ctx| ow.step(input, ctx));
     }
@@ -113,7 +123,7 @@ impl H {
     }
 
     /// Step with `input` until idle (bounded); returns ticks taken.
-    fn until_idle(&mut self, input: Input) -> usize {
+    pub(super) fn until_idle(&mut self, input: Input) -> usize {
         for i in 1..=5000 {
             self.step(input);
             if self.ow.is_idle() {
@@ -128,7 +138,7 @@ impl H {
         (self.ow.map_id(), p.x, p.y, p.facing)
     }
 
-    fn rows(&self) -> Vec<&PresentationRow> {
+    pub(super) fn rows(&self) -> Vec<&PresentationRow> {
         self.feed.iter().map(|r| &r.row).collect()
     }
 

@@ -388,6 +388,18 @@ impl ScreenModel {
                 Some(map) => {
                     let text = match g.overworld().and_then(|o| o.screen()) {
                         Some(EngineScreen::Text { text, .. }) => Some(text.resolve(g.maps())),
+                        Some(EngineScreen::Choice {
+                            options, cursor, ..
+                        }) => Some(
+                            options
+                                .iter()
+                                .enumerate()
+                                .map(|(i, o)| {
+                                    format!("{} {o}", if i == *cursor { ">" } else { " " })
+                                })
+                                .collect::<Vec<_>>()
+                                .join("\n"),
+                        ),
                         _ => None,
                     };
                     let (menu, sub, keys) = match ui {

@@ -322,7 +322,12 @@ impl Session {
             self.game.overworld().and_then(|o| o.screen()),
             Some(Screen::Text { .. })
         );
+        let choice_up = matches!(
+            self.game.overworld().and_then(|o| o.screen()),
+            Some(Screen::Choice { .. })
+        );
         match key {
+            Key::Dir(d) if choice_up => self.tick(Input::from_direction(*d)),
             Key::Dir(d) if !text_up => self.walk(*d),
             Key::Dir(_) => {}
             Key::A => self.tick(Input::A),

@@ -1,0 +1,86 @@
+//! Issue 18: the map-script ops quest packs use — `choice`, `check_item`, `take_item` — run
+//! from an original fixture mod (`tests/fixtures/lua_mods/shape-fetch-quest`) through
+//! `pallet run --mods`, answered from the scenario language.
+
+mod lua_support;
+
+use lua_support::lua_fixture;
+use pallet_engine::world::GameVersion;
+use pallet_script_host::cmd_run::{play_with_mods, RunOutcome};
+use pallet_script_host::host::ModsOptions;
+
+fn run(scenario: &str) -> RunOutcome {
+    let opts = ModsOptions {
+        dirs: vec![lua_fixture("shape-fetch-quest")],
+        no_default_mods: true,
+        ..Default::default()
+    };
+    match play_with_mods(GameVersion::Red, 7, scenario, Some(&opts)) {
+        Ok(o) => o,
+        Err(f) => panic!("{}\n---\n{}", f.message, f.transcript),
+    }
+}
+
+fn count(o: &RunOutcome, id: &str) -> u32 {
+    o.game
+        .save
+        .inventory
+        .iter()
+        .filter(|s| s.id == id)
+        .map(|s| s.count)
+        .sum()
+}
+
+/// Walk next to MOM (new-game start) and talk; `close` stops at the choice box.
+const ASK: &str = "walk right 1\ntalk\nclose\n";
+
+#[test]
+fn b_refuses_and_a_accepts_the_quest() {
+    let o = run(&format!("{ASK}expect busy screen_busy\npress b\nclose\n"));
+    let t = &o.transcript;
+    assert!(o.failed_mods.is_empty(), "{t}");
+    assert!(t.contains("[choice] OK / NOPE"), "{t}");
+    assert!(t.contains("[chose 2] no"), "{t}");
+    assert!(t.contains("Maybe later."), "{t}");
+    assert!(o.game.save.flags.contains("MOD_FETCH_REFUSED"), "{t}");
+    assert!(!o.game.save.flags.contains("MOD_FETCH_STARTED"), "{t}");
+
+    let o = run(&format!("{ASK}press a\nclose\n"));
+    let t = &o.transcript;
+    assert!(t.contains("[chose 1] yes"), "{t}");
+    assert!(t.contains("Thank you, dear!"), "{t}");
+    assert!(o.game.save.flags.contains("MOD_FETCH_STARTED"), "{t}");
+    assert!(!o.game.save.flags.contains("MOD_FETCH_REFUSED"), "{t}");
+}
+
+#[test]
+fn the_cursor_moves_to_no() {
+    let o = run(&format!("{ASK}press down\npress a\nclose\n"));
+    assert!(
+        o.game.save.flags.contains("MOD_FETCH_REFUSED"),
+        "{}",
+        o.transcript
+    );
+}
+
+#[test]
+fn check_item_and_take_item_settle_the_trade() {
+    let o = run(&format!(
+        "{ASK}press a\nclose\n\
+         bag POTION 1\ntalk\nclose\n\
+         bag POTION 2\ntalk\nclose\n\
+         talk\nclose\n"
+    ));
+    let t = &o.transcript;
+    // One POTION is not enough: reminded, nothing taken.
+    assert!(t.contains("Still two POTIONs"), "{t}");
+    // Three: two taken, the candy given, the quest done.
+    // `{PLAYER}` in a literal text reads the save's name.
+    let named = format!("Two POTIONs! Here, / {}, a candy.", o.game.save.player.name);
+    assert!(t.contains(&named), "{t}");
+    assert!(!t.contains("{PLAYER}"), "{t}");
+    assert!(t.contains("Thanks again!"), "{t}");
+    assert!(o.game.save.flags.contains("MOD_FETCH_DONE"), "{t}");
+    assert_eq!(count(&o, "POTION"), 1, "{t}");
+    assert_eq!(count(&o, "RARE_CANDY"), 1, "{t}");
+}
