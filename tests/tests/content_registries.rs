@@ -279,7 +279,7 @@ fn the_guides_lua_map_script_example_runs_verbatim() {
     width = 4, height = 4, blocks = {{ 1, 1, 1, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 3, 0, 1 }},
     warps = {{ {{ x = 2, y = 7, destMap = "LAST_MAP" }} }},
     npcs = {{ {{ name = "member", x = 2, y = 4, facing = "down", text = "_ClubhouseMemberText" }} }} }})
-  mod.content.maps:patch("PALLET_TOWN", {{ warps = {{ __append = {{ {{ x = 4, y = 8, destMap = "PALLET_CLUBHOUSE", destWarp = 0, facing = "up" }} }} }} }})
+  mod.content.maps:patch("PALLET_TOWN", {{ warps = {{ __append = {{ {{ x = 4, y = 8, destMap = "PALLET_CLUBHOUSE", destWarp = 1, facing = "up" }} }} }} }})
 {example}end"#
     );
     let o = run(

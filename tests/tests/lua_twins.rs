@@ -242,7 +242,7 @@ fn town() -> Content {
                             ("x", Value::Int(5)),
                             ("y", Value::Int(5)),
                             ("destMap", Value::from("REDS_HOUSE_1F")),
-                            ("destWarp", Value::Int(0)),
+                            ("destWarp", Value::Int(1)),
                         ])]),
                     ),
                 ]),

@@ -140,7 +140,7 @@ const DIRECTION: Shape = Shape::OneOf(&["up", "down", "left", "right"]);
 const CELL: Shape = Shape::Int { min: 0, max: 255 };
 /// A warp, in cells: the engine's shape `{x, y, to, toX, toY, facing}`; `to` may be
 /// `"LAST_MAP"` (back to where the player came from). The Lua engine's `destMap`/`destWarp`
-/// spelling is accepted for `to` / the target warp index.
+/// spelling is accepted for `to` / the target warp number (1-based, as pret and Lua count).
 const WARP: Shape = Shape::Record(&[
     Field::req("x", &CELL),
     Field::req("y", &CELL),
@@ -149,7 +149,7 @@ const WARP: Shape = Shape::Record(&[
     Field::opt("toY", &CELL),
     Field::opt("facing", &DIRECTION),
     Field::opt("destMap", &STR),
-    Field::opt("destWarp", &Shape::Int { min: 0, max: 255 }),
+    Field::opt("destWarp", &Shape::Int { min: 1, max: 255 }),
 ]);
 const SIGN: Shape = Shape::Record(&[
     Field::req("x", &CELL),

@@ -362,7 +362,8 @@ fn object_npc(n: usize, o: &Value) -> Value {
 }
 
 /// A warp in the engine's shape: `to` from `destMap` when absent; `toX`/`toY` from the target
-/// map's warp number `destWarp` (0-based) when absent; `facing` defaults to `down`.
+/// map's warp number `destWarp` when absent (1-based, as the cartridge's `warp_event` and the
+/// Lua engine number warps; absent means 1); `facing` defaults to `down`.
 fn normalize_warp(mreg: &Registry, map_id: &str, w: &mut Value) -> Result<(), String> {
     let Value::Map(m) = w else {
         return Err("a warp must be a record".into());
@@ -399,14 +400,16 @@ fn normalize_warp(mreg: &Registry, map_id: &str, w: &mut Value) -> Result<(), St
         m.entry("toY".to_owned()).or_insert(Value::Int(0));
     }
     if !m.contains_key("toX") || !m.contains_key("toY") {
-        let k = m.get("destWarp").and_then(Value::as_exact_int).unwrap_or(0);
+        let k = m.get("destWarp").and_then(Value::as_exact_int).unwrap_or(1);
         let target = mreg
             .get(&to)
             .and_then(|t| t.get("warps"))
             .and_then(Value::as_list)
-            .and_then(|l| l.get(usize::try_from(k).ok()?))
+            .and_then(|l| l.get(usize::try_from(k.checked_sub(1)?).ok()?))
             .cloned()
-            .ok_or_else(|| format!("needs `toX`/`toY`, or a warp {k} on {to}"))?;
+            .ok_or_else(|| {
+                format!("needs `toX`/`toY`, or a warp {k} on {to} (`destWarp` counts from 1)")
+            })?;
         for (from, key) in [("x", "toX"), ("y", "toY")] {
             let v = target.get(from).cloned().unwrap_or(Value::Int(0));
             m.entry(key.to_owned()).or_insert(v);

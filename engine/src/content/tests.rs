@@ -251,3 +251,102 @@ fn last_map_warps_stay_symbolic_and_need_a_way_in() {
         "{problems:?}"
     );
 }
+
+/// A two-door room whose doors lead back where the player came from, for `destWarp` numbering.
+fn two_door_shed() -> Value {
+    let door = |x: i64| {
+        Value::map([
+            ("x", Value::Int(x)),
+            ("y", Value::Int(7)),
+            ("to", Value::from("LAST_MAP")),
+        ])
+    };
+    Value::map([
+        ("tileset", Value::from("house")),
+        ("width", Value::Int(4)),
+        ("height", Value::Int(4)),
+        (
+            "blocks",
+            Value::List(
+                [1, 1, 1, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 3, 0, 1]
+                    .into_iter()
+                    .map(Value::Int)
+                    .collect(),
+            ),
+        ),
+        ("warps", Value::List(vec![door(2), door(3)])),
+    ])
+}
+
+fn warp_into_shed(x: i64, dest_warp: Option<i64>) -> Value {
+    let mut w = vec![
+        ("x", Value::Int(x)),
+        ("y", Value::Int(2)),
+        ("destMap", Value::from("SHED")),
+    ];
+    if let Some(k) = dest_warp {
+        w.push(("destWarp", Value::Int(k)));
+    }
+    Value::map(w)
+}
+
+#[test]
+fn dest_warp_counts_from_one_as_the_cartridge_does() {
+    let mut c = content_for(GameVersion::Red);
+    c.apply("maps", "m", OpKind::Register, "SHED", two_door_shed(), true)
+        .unwrap();
+    let warps = Value::List(vec![
+        warp_into_shed(2, Some(2)),
+        warp_into_shed(3, None),
+        warp_into_shed(4, Some(1)),
+    ]);
+    patch(
+        &mut c,
+        "maps",
+        "PALLET_TOWN",
+        Value::map([("warps", Value::map([("__append", warps)]))]),
+    );
+    let g = match compile(GameVersion::Red, &c) {
+        Ok(g) => g,
+        Err(p) => panic!("{p:?}"),
+    };
+    let town = g.maps.get("PALLET_TOWN").unwrap();
+    let landing = |x: u32| {
+        let w = town.warps.iter().find(|w| w.x == x && w.y == 2).unwrap();
+        (w.to.as_str(), w.to_x, w.to_y)
+    };
+    assert_eq!(landing(2), ("SHED", 3, 7), "destWarp 2 is the second door");
+    assert_eq!(landing(3), ("SHED", 2, 7), "no destWarp is the first door");
+    assert_eq!(landing(4), ("SHED", 2, 7), "destWarp 1 is the first door");
+}
+
+#[test]
+fn dest_warp_past_the_last_door_or_zero_is_refused() {
+    let mut c = content_for(GameVersion::Red);
+    c.apply("maps", "m", OpKind::Register, "SHED", two_door_shed(), true)
+        .unwrap();
+    let zero = Value::map([(
+        "warps",
+        Value::map([("__append", Value::List(vec![warp_into_shed(2, Some(0))]))]),
+    )]);
+    let err = c
+        .apply("maps", "m", OpKind::Patch, "PALLET_TOWN", zero, true)
+        .unwrap_err();
+    assert!(format!("{err:?}").contains("destWarp"), "{err:?}");
+    patch(
+        &mut c,
+        "maps",
+        "PALLET_TOWN",
+        Value::map([(
+            "warps",
+            Value::map([("__append", Value::List(vec![warp_into_shed(2, Some(3))]))]),
+        )]),
+    );
+    let problems = compile(GameVersion::Red, &c).unwrap_err();
+    assert!(
+        problems.iter().any(|p| p
+            .message
+            .contains("a warp 3 on SHED (`destWarp` counts from 1)")),
+        "{problems:?}"
+    );
+}
