@@ -348,7 +348,8 @@ impl Game {
         }
     }
 
-    /// A `give_item` / `give_pokemon` script row: into the bag, or the party (else a box).
+    /// A `give_item` / `give_pokemon` / `give_money` script row: into the bag, the party (else a
+    /// box) or the purse.
     fn apply_gift(&mut self, gift: crate::world::script::Gift) {
         use crate::world::script::Gift;
         let note = match gift {
@@ -370,6 +371,10 @@ impl Game {
                 Ok(()) => format!("received {species} (level {level})"),
                 Err(e) => format!("give_pokemon: {e}"),
             },
+            Gift::Money { amount } => {
+                self.save.add_money(amount);
+                format!("received ¥{amount} (money ¥{})", self.save.money)
+            }
             Gift::TrainerBattle { class, index } => {
                 match self
                     .trainer_def(&class, index)

@@ -1,4 +1,5 @@
-//! Issue 18: the map-script ops quest packs use — `choice`, `check_item`, `take_item` — run
+//! Issue 18: the map-script ops quest packs use — `choice`, `check_item`, `take_item`,
+//! `give_money`, `emote` — run
 //! from an original fixture mod (`tests/fixtures/lua_mods/shape-fetch-quest`) through
 //! `pallet run --mods`, answered from the scenario language.
 
@@ -83,4 +84,8 @@ fn check_item_and_take_item_settle_the_trade() {
     assert!(o.game.save.flags.contains("MOD_FETCH_DONE"), "{t}");
     assert_eq!(count(&o, "POTION"), 1, "{t}");
     assert_eq!(count(&o, "RARE_CANDY"), 1, "{t}");
+    // `give_money` adds to the purse (a refused quest gives nothing), `emote` shows its row.
+    let refused = run(&format!("{ASK}press b\nclose\n"));
+    assert_eq!(o.game.save.money, refused.game.save.money + 500, "{t}");
+    assert!(t.contains("player: happy"), "{t}");
 }

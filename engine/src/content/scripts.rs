@@ -46,6 +46,8 @@ fn positional_args(name: &str) -> Option<&'static [&'static str]> {
         "end" => &[],
         "choice" => &["options"],
         "check_item" | "take_item" => &["item", "count"],
+        "give_money" => &["amount"],
+        "emote" => &["target", "emote", "frames"],
         _ => return None,
     })
 }
@@ -197,6 +199,19 @@ pub fn compile_ops(
                     ScriptRow::TakeItem { item, count }
                 }
             }
+            "give_money" => match op.get("amount").and_then(Value::as_exact_int) {
+                Some(n) if (1..=i64::from(crate::save::data::MAX_MONEY)).contains(&n) => {
+                    ScriptRow::GiveMoney { amount: n as u32 }
+                }
+                _ => return Err(at("give_money: amount must be an integer 1..999999".into())),
+            },
+            "emote" => ScriptRow::Emote {
+                npc: field(op, "target")
+                    .or_else(|_| field(op, "npc"))
+                    .map_err(at)?
+                    .into(),
+                emote: field(op, "emote").map_err(at)?.into(),
+            },
             other => return Err(at(format!("unknown op {other:?}"))),
         };
         rows.push(row);

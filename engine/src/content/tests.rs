@@ -350,3 +350,35 @@ fn dest_warp_past_the_last_door_or_zero_is_refused() {
         "{problems:?}"
     );
 }
+
+/// One positional script row through the op compiler.
+fn one_op(row: Vec<Value>) -> Result<Vec<crate::world::script::ScriptRow>, String> {
+    let texts = std::collections::BTreeMap::new();
+    super::scripts::compile_ops(&Value::List(vec![Value::List(row)]), gen1(), &texts)
+}
+
+#[test]
+fn give_money_and_emote_rows_read_the_lua_engine_shape() {
+    use crate::world::script::ScriptRow;
+    let money = one_op(vec![Value::from("give_money"), Value::Int(3000)]).unwrap();
+    assert_eq!(money, vec![ScriptRow::GiveMoney { amount: 3000 }]);
+    let emote = [
+        Value::from("emote"),
+        Value::from("player"),
+        Value::from("happy"),
+        Value::Int(45),
+    ];
+    assert_eq!(
+        one_op(emote.to_vec()).unwrap(),
+        vec![ScriptRow::Emote {
+            npc: "player".into(),
+            emote: "happy".into()
+        }]
+    );
+    for bad in [0, -5, 1_000_000] {
+        let err = one_op(vec![Value::from("give_money"), Value::Int(bad)]).unwrap_err();
+        assert_eq!(err, "[1]: give_money: amount must be an integer 1..999999");
+    }
+    let err = one_op(vec![Value::from("emote"), Value::from("player")]).unwrap_err();
+    assert!(err.contains("needs a string `emote`"), "{err}");
+}

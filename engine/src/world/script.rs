@@ -134,6 +134,10 @@ pub enum ScriptRow {
     Choice {
         options: Vec<String>,
     },
+    /// Add `amount` to the save's money (the game caps it at ¥999,999, as the cartridge does).
+    GiveMoney {
+        amount: u32,
+    },
     /// Set the condition to whether the bag holds at least `count` of `item`.
     CheckItem {
         item: String,
@@ -157,6 +161,9 @@ pub enum Gift {
     Pokemon {
         species: String,
         level: u8,
+    },
+    Money {
+        amount: u32,
     },
     /// Not a gift: a trainer battle a script row starts ([`ScriptRow::TrainerBattle`]).
     TrainerBattle {
@@ -458,6 +465,10 @@ impl Overworld {
             }
             ScriptRow::GivePokemon { species, level } => {
                 self.gifts.push(Gift::Pokemon { species, level });
+                None
+            }
+            ScriptRow::GiveMoney { amount } => {
+                self.gifts.push(Gift::Money { amount });
                 None
             }
             ScriptRow::CheckFlag { flag } => {
