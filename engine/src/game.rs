@@ -376,10 +376,14 @@ impl Game {
                 format!("received ¥{amount} (money ¥{})", self.save.money)
             }
             Gift::TrainerBattle { class, index } => {
-                match self
+                let fought = self
                     .trainer_def(&class, index)
-                    .and_then(|def| self.fight_trainer(def))
-                {
+                    .and_then(|def| self.fight_trainer(def));
+                if !matches!(self.mode, Mode::Battle) {
+                    // Skipped by `trainer.before_battle`, or refused: a waiting script goes on.
+                    self.with_world(|ow, _| ow.battle_finished(false));
+                }
+                match fought {
                     Ok(()) => return,
                     Err(e) => format!("trainer battle: {e}"),
                 }

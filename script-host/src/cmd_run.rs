@@ -385,7 +385,8 @@ impl Player {
                 Some(pallet_engine::world::overworld::Screen::Choice { .. })
             );
             match self.game.busy() {
-                _ if choice_up => return Ok(()),
+                // So is a battle a script started (`battle …` answers it).
+                _ if choice_up || self.game.battle().is_some() => return Ok(()),
                 Some(b) if b.as_str() == "screen_busy" => self.tick(Input::A),
                 Some(_) => self.tick(Input::None),
                 None => return Ok(()),

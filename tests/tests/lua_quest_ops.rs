@@ -89,3 +89,41 @@ fn check_item_and_take_item_settle_the_trade() {
     assert_eq!(o.game.save.money, refused.game.save.money + 500, "{t}");
     assert!(t.contains("player: happy"), "{t}");
 }
+
+fn run_tutor(scenario: &str) -> RunOutcome {
+    let opts = ModsOptions {
+        dirs: vec![lua_fixture("shape-tutor-battle")],
+        no_default_mods: true,
+        ..Default::default()
+    };
+    match play_with_mods(GameVersion::Red, 7, scenario, Some(&opts)) {
+        Ok(o) => o,
+        Err(f) => panic!("{}\n---\n{}", f.message, f.transcript),
+    }
+}
+
+/// Talk to MOM, read her challenge, fight with `choice`, then close what follows.
+fn tutor(mon: &str, choice: &str) -> RunOutcome {
+    run_tutor(&format!(
+        "give {mon}\nwalk right 1\ntalk\nclose\nbattle {choice}\nclose\nexpect battle none\n"
+    ))
+}
+
+#[test]
+fn start_battle_waits_for_the_battle_and_a_win_sets_the_condition() {
+    let won = tutor("MEWTWO 70", "auto");
+    let t = &won.transcript;
+    assert!(won.failed_mods.is_empty(), "{t}");
+    let battle = t.find("battle ended: win").expect("a won battle");
+    let praise = t.find("You won, dear!").expect("the win row ran");
+    assert!(battle < praise, "the script waited for the battle:\n{t}");
+    assert!(won.game.save.flags.contains("MOD_TUTOR_WON"), "{t}");
+    // A second talk takes the `after` branch.
+    let again =
+        run_tutor("give MEWTWO 70\nwalk right 1\ntalk\nclose\nbattle auto\nclose\ntalk\nclose\n");
+    assert!(
+        again.transcript.contains("So proud of you!"),
+        "{}",
+        again.transcript
+    );
+}

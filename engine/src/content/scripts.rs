@@ -47,6 +47,7 @@ fn positional_args(name: &str) -> Option<&'static [&'static str]> {
         "choice" => &["options"],
         "check_item" | "take_item" => &["item", "count"],
         "give_money" => &["amount"],
+        "start_battle" => &["kind", "trainer", "index"],
         "emote" => &["target", "emote", "frames"],
         _ => return None,
     })
@@ -205,6 +206,28 @@ pub fn compile_ops(
                 }
                 _ => return Err(at("give_money: amount must be an integer 1..999999".into())),
             },
+            "start_battle" => {
+                if op.get("kind").and_then(Value::as_str) != Some("trainer") {
+                    return Err(at(
+                        "start_battle: only \"trainer\" battles (kind, trainer, index)".into(),
+                    ));
+                }
+                let class = field(op, "trainer").map_err(at)?;
+                let index = match op.get("index") {
+                    None => 0,
+                    Some(v) => match v.as_exact_int() {
+                        // 1-based, as the Lua engine numbers a trainer's `parties`.
+                        Some(n) if (1..=i64::from(u16::MAX)).contains(&n) => (n - 1) as u16,
+                        _ => {
+                            return Err(at("start_battle: index must be an integer from 1".into()))
+                        }
+                    },
+                };
+                ScriptRow::StartBattle {
+                    class: class.into(),
+                    index,
+                }
+            }
             "emote" => ScriptRow::Emote {
                 npc: field(op, "target")
                     .or_else(|_| field(op, "npc"))

@@ -382,3 +382,27 @@ fn give_money_and_emote_rows_read_the_lua_engine_shape() {
     let err = one_op(vec![Value::from("emote"), Value::from("player")]).unwrap_err();
     assert!(err.contains("needs a string `emote`"), "{err}");
 }
+
+#[test]
+fn start_battle_rows_count_parties_from_one_and_only_fight_trainers() {
+    use crate::world::script::ScriptRow;
+    let row = |kind: &str, index: i64| {
+        one_op(vec![
+            Value::from("start_battle"),
+            Value::from(kind),
+            Value::from("OPP_TUTOR"),
+            Value::Int(index),
+        ])
+    };
+    assert_eq!(
+        row("trainer", 2).unwrap(),
+        vec![ScriptRow::StartBattle {
+            class: "OPP_TUTOR".into(),
+            index: 1
+        }]
+    );
+    let err = row("trainer", 0).unwrap_err();
+    assert_eq!(err, "[1]: start_battle: index must be an integer from 1");
+    let err = row("wild", 1).unwrap_err();
+    assert!(err.contains("only \"trainer\" battles"), "{err}");
+}

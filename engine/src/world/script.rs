@@ -134,6 +134,12 @@ pub enum ScriptRow {
     Choice {
         options: Vec<String>,
     },
+    /// A trainer battle the script waits for (the Lua engine's `start_battle`): the condition
+    /// is set when the player wins, cleared on a loss or when the battle does not start.
+    StartBattle {
+        class: String,
+        index: u16,
+    },
     /// Add `amount` to the save's money (the game caps it at ¥999,999, as the cartridge does).
     GiveMoney {
         amount: u32,
@@ -203,6 +209,8 @@ pub enum RowWait {
     Animation,
     /// The choice box with this id to be answered (the answer sets the condition).
     Choice(u64),
+    /// A battle the script started, until the game reports its end ([`Overworld::battle_finished`]).
+    Battle,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -346,6 +354,7 @@ impl Overworld {
             RowWait::Warp => self.transition.is_some().then_some(RowWait::Warp),
             RowWait::Animation => self.animation.is_some().then_some(RowWait::Animation),
             RowWait::Choice(id) => self.screen_open(id).then_some(RowWait::Choice(id)),
+            RowWait::Battle => Some(RowWait::Battle),
         };
         let done = next.is_none();
         if let Some(r) = self.runner.current.as_mut() {
@@ -466,6 +475,10 @@ impl Overworld {
             ScriptRow::GivePokemon { species, level } => {
                 self.gifts.push(Gift::Pokemon { species, level });
                 None
+            }
+            ScriptRow::StartBattle { class, index } => {
+                self.gifts.push(Gift::TrainerBattle { class, index });
+                Some(RowWait::Battle)
             }
             ScriptRow::GiveMoney { amount } => {
                 self.gifts.push(Gift::Money { amount });

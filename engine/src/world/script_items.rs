@@ -62,6 +62,18 @@ impl Overworld {
         }
     }
 
+    /// The battle a `start_battle` row waits for ended (`won`), or did not start: the row's
+    /// condition is set to `won` and the script goes on. Nothing happens when no script waits
+    /// for a battle (a trainer's sight script does not).
+    pub fn battle_finished(&mut self, won: bool) {
+        if let Some(r) = self.runner.current.as_mut() {
+            if r.wait == Some(super::script::RowWait::Battle) {
+                r.wait = None;
+                r.cond = won;
+            }
+        }
+    }
+
     /// Queue a choice box; returns its id. An empty option list reads as YES/NO.
     pub(super) fn open_choice(&mut self, options: Vec<String>, ctx: &mut WorldCtx<'_>) -> u64 {
         let options = if options.is_empty() {
