@@ -1,5 +1,6 @@
-//! Script rows `choice`, `check_item`, `take_item`: the box answered with A/B/cursor, the bag
-//! read and changed, the condition feeding `jump_if_true`/`jump_if_false`.
+//! Script rows `choice`, `check_item`, `take_item`, `start_battle`: the box answered with
+//! A/B/cursor, the bag read and changed, the battle's outcome, the condition feeding
+//! `jump_if_true`/`jump_if_false`.
 
 use super::overworld::Screen;
 use super::presentation::PresentationRow;
@@ -177,4 +178,49 @@ fn literal_texts_name_the_player_and_the_rival() {
         "{:?}",
         h.rows()
     );
+}
+
+#[test]
+fn start_battle_waits_until_the_game_reports_the_outcome() {
+    use super::script::Gift;
+    for won in [true, false] {
+        let mut h = H::red("PALLET_TOWN", 10, 8, Up, &[]);
+        let start = ScriptRow::StartBattle {
+            class: "OPP_TUTOR".into(),
+            index: 0,
+        };
+        run(&mut h, branch(start));
+        assert_eq!(
+            h.ow.take_gifts(),
+            vec![Gift::TrainerBattle {
+                class: "OPP_TUTOR".into(),
+                index: 0
+            }]
+        );
+        for _ in 0..5 {
+            h.step(Input::None);
+        }
+        assert_eq!(
+            answered(&h),
+            (false, false),
+            "the script waits for the battle"
+        );
+        h.ow.battle_finished(won);
+        h.until_idle(Input::None);
+        assert_eq!(answered(&h), (won, !won));
+    }
+}
+
+#[test]
+fn battle_finished_leaves_a_script_that_waits_for_something_else() {
+    let mut h = H::red("PALLET_TOWN", 10, 8, Up, &[]);
+    run(&mut h, branch(choice()));
+    h.ow.battle_finished(true);
+    for _ in 0..3 {
+        h.step(Input::None);
+    }
+    assert_eq!(answered(&h), (false, false), "the choice still waits");
+    h.step(Input::B);
+    h.until_idle(Input::None);
+    assert_eq!(answered(&h), (false, true));
 }
