@@ -11,8 +11,6 @@ use lua_support::*;
 use pallet_api::Value;
 use pallet_engine::content::base::content_for;
 use pallet_engine::world::GameVersion;
-use pallet_script_host::cmd_run::{play_with_mods, RunOutcome};
-use pallet_script_host::host::ModsOptions;
 
 fn base_setup() -> Setup {
     Setup {
@@ -89,18 +87,6 @@ fn records_are_reached_by_the_lua_engines_ids() {
     );
 }
 
-fn run(dirs: Vec<PathBuf>, scenario: &str) -> RunOutcome {
-    let opts = ModsOptions {
-        dirs,
-        no_default_mods: true,
-        ..Default::default()
-    };
-    match play_with_mods(GameVersion::Red, 7, scenario, Some(&opts)) {
-        Ok(o) => o,
-        Err(f) => panic!("{}\n---\n{}", f.message, f.transcript),
-    }
-}
-
 const BATTLE: &str = "give PIDGEY 9\n\
     section mom\n\
     MOM_SCENARIO\
@@ -118,8 +104,8 @@ const MOM: &str = "walk right 1\ntalk\nclose\n";
 
 #[test]
 fn a_translation_mod_changes_what_the_game_shows() {
-    let plain = run(vec![], &scenario());
-    let o = run(vec![lua_fixture("shape-translation")], &scenario());
+    let plain = run_mods(vec![], &scenario());
+    let o = run_mods(vec![lua_fixture("shape-translation")], &scenario());
     let t = &o.transcript;
     assert!(
         t.contains("[shape-translation] Enemy %s reads %s adverse"),
@@ -203,7 +189,7 @@ fn a_new_room_on_the_cartridges_house_tileset_plays_its_positional_rows() {
          walk down 3\n\
          expect map PALLET_TOWN\n"
     );
-    let o = run(vec![lua_fixture("shape-new-room")], &scenario);
+    let o = run_mods(vec![lua_fixture("shape-new-room")], &scenario);
     let t = &o.transcript;
     assert!(t.contains("== PALLET DEN =="), "{t}");
     // The gift once, then the other branch: `jump "end"` ended the first run.
@@ -217,7 +203,7 @@ fn a_new_room_on_the_cartridges_house_tileset_plays_its_positional_rows() {
     assert_eq!(house.cell(3, 0, 1), Some(CellKind::Floor));
     assert_eq!(house.cell(11, 1, 1), Some(CellKind::Floor));
     // Without the mod the cell is plain floor of Pallet Town: no warp.
-    let plain = run(
+    let plain = run_mods(
         vec![],
         &format!("{TO_PALLET}walk right 1\nexpect map PALLET_TOWN 3 8\n"),
     );
@@ -253,7 +239,7 @@ fn map_scripts_of_cartridge_towns_the_world_lacks_load_with_a_note() {
         "town-quests",
         &quests("CELADON_CITY", "{ 'show_text', 'Hi!' }"),
     );
-    let o = run(vec![ok], "");
+    let o = run_mods(vec![ok], "");
     let t = &o.transcript;
     assert!(t.contains("town-quests"), "{t}");
     assert!(!t.contains("town-quests failed"), "{t}");
@@ -268,7 +254,7 @@ fn map_scripts_of_cartridge_towns_the_world_lacks_load_with_a_note() {
         "town-typo",
         &quests("CELADON_CTY", "{ 'show_text', 'Hi!' }"),
     );
-    let t = run(vec![typo], "").transcript;
+    let t = run_mods(vec![typo], "").transcript;
     assert!(
         t.contains("mods: town-typo failed: content: map_scripts.CELADON_CTY: no map CELADON_CTY"),
         "{t}"
@@ -277,7 +263,7 @@ fn map_scripts_of_cartridge_towns_the_world_lacks_load_with_a_note() {
         "town-bad-row",
         &quests("CELADON_CITY", "{ 'give_item', 'NOT_AN_ITEM' }"),
     );
-    let t = run(vec![bad], "").transcript;
+    let t = run_mods(vec![bad], "").transcript;
     assert!(t.contains("town-bad-row failed"), "{t}");
     assert!(t.contains("\"NOT_AN_ITEM\" is not an item"), "{t}");
 }
@@ -294,7 +280,7 @@ fn next_with_the_lua_engines_fewer_arguments_keeps_the_links_own_rest() {
          if n == 1 then mod.log:info('enemy action %s', tostring(action and action.kind)) end\n    \
          return action\n  end)\nend\n",
     );
-    let o = run(vec![dir], &scenario());
+    let o = run_mods(vec![dir], &scenario());
     let t = &o.transcript;
     assert!(t.contains("[lua-enemy-action] enemy action move"), "{t}");
     assert!(!t.contains("bad arguments to next"), "{t}");

@@ -1,25 +1,15 @@
 //! Issue 18: the map-script ops quest packs use — `choice`, `check_item`, `take_item`,
-//! `give_money`, `emote` — run
-//! from an original fixture mod (`tests/fixtures/lua_mods/shape-fetch-quest`) through
+//! `give_money`, `emote`, `start_battle` — run from original fixture mods
+//! (`tests/fixtures/lua_mods/shape-fetch-quest`, `shape-tutor-battle`) through
 //! `pallet run --mods`, answered from the scenario language.
 
 mod lua_support;
 
-use lua_support::lua_fixture;
-use pallet_engine::world::GameVersion;
-use pallet_script_host::cmd_run::{play_with_mods, RunOutcome};
-use pallet_script_host::host::ModsOptions;
+use lua_support::{lua_fixture, run_mods};
+use pallet_script_host::cmd_run::RunOutcome;
 
 fn run(scenario: &str) -> RunOutcome {
-    let opts = ModsOptions {
-        dirs: vec![lua_fixture("shape-fetch-quest")],
-        no_default_mods: true,
-        ..Default::default()
-    };
-    match play_with_mods(GameVersion::Red, 7, scenario, Some(&opts)) {
-        Ok(o) => o,
-        Err(f) => panic!("{}\n---\n{}", f.message, f.transcript),
-    }
+    run_mods(vec![lua_fixture("shape-fetch-quest")], scenario)
 }
 
 fn count(o: &RunOutcome, id: &str) -> u32 {
@@ -91,15 +81,7 @@ fn check_item_and_take_item_settle_the_trade() {
 }
 
 fn run_tutor(scenario: &str) -> RunOutcome {
-    let opts = ModsOptions {
-        dirs: vec![lua_fixture("shape-tutor-battle")],
-        no_default_mods: true,
-        ..Default::default()
-    };
-    match play_with_mods(GameVersion::Red, 7, scenario, Some(&opts)) {
-        Ok(o) => o,
-        Err(f) => panic!("{}\n---\n{}", f.message, f.transcript),
-    }
+    run_mods(vec![lua_fixture("shape-tutor-battle")], scenario)
 }
 
 /// Talk to MOM, read her challenge, fight with `choice`, then close what follows.

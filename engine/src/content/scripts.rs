@@ -204,7 +204,12 @@ pub fn compile_ops(
                 Some(n) if (1..=i64::from(crate::save::data::MAX_MONEY)).contains(&n) => {
                     ScriptRow::GiveMoney { amount: n as u32 }
                 }
-                _ => return Err(at("give_money: amount must be an integer 1..999999".into())),
+                _ => {
+                    return Err(at(format!(
+                        "give_money: amount must be an integer 1..{}",
+                        crate::save::data::MAX_MONEY
+                    )))
+                }
             },
             "start_battle" => {
                 if op.get("kind").and_then(Value::as_str) != Some("trainer") {
@@ -229,10 +234,7 @@ pub fn compile_ops(
                 }
             }
             "emote" => ScriptRow::Emote {
-                npc: field(op, "target")
-                    .or_else(|_| field(op, "npc"))
-                    .map_err(at)?
-                    .into(),
+                npc: field(op, "target").map_err(at)?.into(),
                 emote: field(op, "emote").map_err(at)?.into(),
             },
             other => return Err(at(format!("unknown op {other:?}"))),

@@ -216,44 +216,9 @@ fn a_removed_base_move_keeps_its_number_and_loses_its_name() {
     assert_eq!(d.moves.len(), gen1().moves.len());
 }
 
-#[test]
-fn last_map_warps_stay_symbolic_and_need_a_way_in() {
-    let house = Value::map([
-        ("tileset", Value::from("house")),
-        ("width", Value::Int(4)),
-        ("height", Value::Int(4)),
-        (
-            "blocks",
-            Value::List(
-                [1, 1, 1, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 3, 0, 1]
-                    .into_iter()
-                    .map(Value::Int)
-                    .collect(),
-            ),
-        ),
-        (
-            "warps",
-            Value::List(vec![Value::map([
-                ("x", Value::Int(2)),
-                ("y", Value::Int(7)),
-                ("to", Value::from("LAST_MAP")),
-            ])]),
-        ),
-    ]);
-    let mut c = content_for(GameVersion::Red);
-    c.apply("maps", "m", OpKind::Register, "SHED", house, true)
-        .unwrap();
-    let problems = compile(GameVersion::Red, &c).unwrap_err();
-    assert!(
-        problems
-            .iter()
-            .any(|p| p.message.contains("LAST_MAP: no map has a warp into SHED")),
-        "{problems:?}"
-    );
-}
-
-/// A two-door room whose doors lead back where the player came from, for `destWarp` numbering.
-fn two_door_shed() -> Value {
+/// A 4×4-block house whose doors (cells `(x, 7)` for each `x` of `doors`) lead back where the
+/// player came from (`LAST_MAP`).
+fn house_with_doors(doors: &[i64]) -> Value {
     let door = |x: i64| {
         Value::map([
             ("x", Value::Int(x)),
@@ -274,8 +239,31 @@ fn two_door_shed() -> Value {
                     .collect(),
             ),
         ),
-        ("warps", Value::List(vec![door(2), door(3)])),
+        (
+            "warps",
+            Value::List(doors.iter().map(|&x| door(x)).collect()),
+        ),
     ])
+}
+
+#[test]
+fn last_map_warps_stay_symbolic_and_need_a_way_in() {
+    let house = house_with_doors(&[2]);
+    let mut c = content_for(GameVersion::Red);
+    c.apply("maps", "m", OpKind::Register, "SHED", house, true)
+        .unwrap();
+    let problems = compile(GameVersion::Red, &c).unwrap_err();
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.message.contains("LAST_MAP: no map has a warp into SHED")),
+        "{problems:?}"
+    );
+}
+
+/// A two-door room (doors at cells (2,7) and (3,7)), for `destWarp` numbering.
+fn two_door_shed() -> Value {
+    house_with_doors(&[2, 3])
 }
 
 fn warp_into_shed(x: i64, dest_warp: Option<i64>) -> Value {
