@@ -8,17 +8,14 @@ use std::rc::Rc;
 
 // Battles started from the overworld (the battle mode); a child module so it reaches the
 // game's parts.
-#[path = "game_battle.rs"]
 mod battle_mode;
-#[path = "game_hooks.rs"]
 mod hooks_io;
-#[path = "game_items.rs"]
 mod items_io;
-#[path = "game_save.rs"]
+pub(crate) mod lend;
 mod save_io;
-#[path = "game_trainers.rs"]
 mod trainers_io;
-pub use battle_mode::{BattleSession, TrainerDef, TRAINERS};
+pub use crate::content::trainers::{TrainerDef, TRAINERS};
+pub use battle_mode::BattleSession;
 
 use pallet_api::{Runtime, Value};
 use thiserror::Error;
@@ -234,7 +231,7 @@ impl Game {
         self.mode = Mode::Overworld;
         // A top-level safe point: script handles may inspect/capture/restore checkpoints here.
         let (rt, version) = (Rc::clone(&self.rt), self.version);
-        crate::checkpoint::lend::lend(self, None, || {
+        lend::lend(self, None, || {
             sites::game_ready(&rt, version, Some(at.map.as_str()))
         });
         Ok(())

@@ -7,11 +7,9 @@ pub mod data;
 pub mod datasets;
 pub mod game;
 pub mod items;
-// Generated tables (tools/gen-data); reached through `data`. Not formatted: regenerated verbatim.
-#[rustfmt::skip]
-mod generated;
 pub mod pokemon;
 pub mod rng;
 pub mod save;
+pub mod types;
 pub mod world;
 pub mod world_facade;

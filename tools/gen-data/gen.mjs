@@ -1,4 +1,4 @@
-// Generates Pallet's embedded data tables (engine/src/generated/*.rs).
+// Generates Pallet's embedded data tables (engine/src/data/generated/*.rs).
 //
 // Inputs: the npm package @pkmn/dex (base stats, types, move numbers/power/accuracy/PP, type
 // charts, the Gen 1 learnsets with TM/HM and events, learnset and evolution cross-checks) and
@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
-const OUT = join(ROOT, 'engine', 'src', 'generated');
+const OUT = join(ROOT, 'engine', 'src', 'data', 'generated');
 const DEX_VERSION = JSON.parse(
   readFileSync(join(HERE, 'node_modules', '@pkmn', 'dex', 'package.json'), 'utf8'),
 ).version;
@@ -781,4 +781,4 @@ if (CHECK && stale.length) {
   console.error(`out of date: ${stale.join(', ')}`);
   process.exit(1);
 }
-console.log(`${CHECK ? 'checked' : 'wrote'} ${outputs.size} files in engine/src/generated`);
+console.log(`${CHECK ? 'checked' : 'wrote'} ${outputs.size} files in engine/src/data/generated`);

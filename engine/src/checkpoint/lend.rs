@@ -1,59 +1,16 @@
-//! Exclusive lending of a live [`Game`] to script handles at safe points.
-//!
-//! `checkpoints.restore(cp)` mutates the whole game, so a script handle needs `&mut Game`.
-//! Handles are `'static` values living in script VMs and cannot hold that borrow. The owner
-//! of the game **lends** it, only where it holds no other borrow of it (between ticks, or at
-//! a top-level emit such as `game.ready`): [`lend`] puts it in a thread-local slot for the
-//! duration of a closure, and a handle reaches it with [`with_lent`], which *takes* it out of
-//! the slot while it runs. A nested [`with_lent`] (a `checkpoint.restored` subscriber calling
-//! `checkpoints.restore` again) therefore sees `None` and answers "not available here"; at most
-//! one `&mut Game` derived from the loan exists at any time.
-//!
-//! # Soundness
-//!
-//! The erased raw pointer is the only `unsafe` here:
-//! 1. [`lend`] holds the `&'a mut Game` for its whole call, so the lender's closure cannot touch
-//!    the game; the slot is reset by a guard on return and on unwind, before `'a` ends.
-//! 2. [`with_lent`] removes the pointer while it hands out `&mut Game` to a closure whose
-//!    parameter is higher-ranked (the reference cannot escape), then puts it back (guard): no
-//!    second mutable or shared reference can be created from the slot meanwhile.
-//! 3. The slot is thread-local.
-
-use std::cell::{Cell, RefCell};
-use std::ptr::NonNull;
+//! What a script handle does with the game lent to it (`inspect`, `capture`, `restore`, with
+//! the mods' `mod.save` store kept in step) and the refusals it answers outside a loan. The
+//! lending slot itself ([`lend`], [`with_lent`], [`unsettled`]) is the game's
+//! (`crate::game::lend`), re-exported here: the game opens loans at its own safe points.
 
 use pallet_api::facades::{Capability, CheckpointFailure, CheckpointKindTag};
 use pallet_api::reasons::CheckpointCode;
-use pallet_api::services::ModDataStore;
 use pallet_api::Value;
 
 use super::ops;
-use crate::game::Game;
-
-type Slot = Option<(NonNull<Game>, Option<ModDataStore>)>;
-
-thread_local! {
-    static GAME: RefCell<Slot> = const { RefCell::new(None) };
-    static ATTACHED: RefCell<Option<ModDataStore>> = const { RefCell::new(None) };
-    static UNSETTLED: Cell<Option<(CheckpointKindTag, CheckpointCode)>> = const { Cell::new(None) };
-}
-
-struct Unsettle(Option<(CheckpointKindTag, CheckpointCode)>);
-
-impl Drop for Unsettle {
-    fn drop(&mut self) {
-        UNSETTLED.with(|u| u.set(self.0));
-    }
-}
-
-/// Run `f` as an **unsettled** part of the game (a battle round being resolved, a battle
-/// opening): a script handle called from a hook or event inside it is answered with this
-/// refusal (`{kind, reason}`) instead of the generic "not lent here". No game is lent inside.
-pub fn unsettled<R>(kind: CheckpointKindTag, code: CheckpointCode, f: impl FnOnce() -> R) -> R {
-    let previous = UNSETTLED.with(|u| u.replace(Some((kind, code))));
-    let _restore = Unsettle(previous);
-    f()
-}
+pub use crate::game::lend::{
+    attach_mod_data, game_is_lent, lend, unsettled, unsettled_scope, with_lent, Lent,
+};
 
 /// The refusal of the innermost [`unsettled`] scope, when a handle runs inside one (and no
 /// game is lent), with the reference's player-readable message.
@@ -61,7 +18,7 @@ pub fn unsettled_refusal() -> Option<Capability> {
     if game_is_lent() {
         return None;
     }
-    UNSETTLED.with(Cell::get).map(|(kind, code)| Capability {
+    unsettled_scope().map(|(kind, code)| Capability {
         can_capture: false,
         can_restore: false,
         kind,
@@ -70,22 +27,6 @@ pub fn unsettled_refusal() -> Option<Capability> {
             message: ops::refusal_message(code).to_owned(),
         }),
     })
-}
-
-/// Attach the session's `mod.save` store (the loader's [`ModDataStore`]) on this thread, so
-/// engine-opened lending scopes (`game.ready`) carry it without the game owning the loader.
-/// `None` detaches.
-pub fn attach_mod_data(store: Option<ModDataStore>) {
-    ATTACHED.with(|a| *a.borrow_mut() = store);
-}
-
-struct Put(Slot);
-
-impl Drop for Put {
-    fn drop(&mut self) {
-        let v = self.0.take();
-        GAME.with(|slot| *slot.borrow_mut() = v);
-    }
 }
 
 /// What a script handle answers when no game is lent to it: the innermost [`unsettled`]
@@ -101,44 +42,6 @@ pub fn refusal_outside_loan(message: &str) -> Capability {
             message: message.to_owned(),
         }),
     })
-}
-
-/// Lend `game` exclusively to script handles for the duration of `f`, with the mods'
-/// `mod.save` store (the live copy of `save.modData`) when there is one.
-pub fn lend<R>(game: &mut Game, mod_data: Option<&ModDataStore>, f: impl FnOnce() -> R) -> R {
-    let ptr = NonNull::from(game);
-    let store = mod_data
-        .cloned()
-        .or_else(|| ATTACHED.with(|a| a.borrow().clone()));
-    let previous = GAME.with(|slot| slot.replace(Some((ptr, store))));
-    let _restore = Put(previous);
-    f()
-}
-
-/// The lent game and its mod data store.
-pub struct Lent<'r> {
-    pub game: &'r mut Game,
-    pub mod_data: Option<ModDataStore>,
-}
-
-/// Run `f` with the lent game (taken out of the slot while `f` runs), or `None` outside any
-/// lending scope or inside another `with_lent`.
-pub fn with_lent<R>(f: impl for<'r> FnOnce(Option<Lent<'r>>) -> R) -> R {
-    let taken = GAME.with(|slot| slot.borrow_mut().take());
-    let lent = taken.as_ref().map(|(p, store)| Lent {
-        // SAFETY: a pointer in the slot was put there by `lend`, whose `&mut Game` is alive
-        // for this whole call; it was taken out, so this is the only reference derived from
-        // it until the guard puts it back after `f` returns; `f` cannot keep the reference.
-        game: unsafe { &mut *p.as_ptr() },
-        mod_data: store.clone(),
-    });
-    let _restore = Put(taken);
-    f(lent)
-}
-
-/// Is a game lent (and not currently taken) right now?
-pub fn game_is_lent() -> bool {
-    GAME.with(|slot| slot.borrow().is_some())
 }
 
 impl Lent<'_> {

@@ -28,9 +28,9 @@ use pallet_api::content::{BaseSource, Content};
 use pallet_api::value::to_value;
 use pallet_api::Value;
 
+use super::trainers::TRAINERS;
 use crate::datasets::hydrate::{conform, shape_of};
 use crate::datasets::records::{dataset, item_record, move_record, species_source};
-use crate::game::TRAINERS;
 use crate::world::sites::api_version;
 use crate::world::{store, GameVersion};
 

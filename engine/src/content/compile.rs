@@ -13,8 +13,8 @@ use pallet_api::value::from_value;
 use pallet_api::Value;
 
 use super::tables::{compile_dataset, dataset_modified};
+use super::trainers::{TrainerDef, TRAINERS};
 use crate::data::{gen1, Dataset};
-use crate::game::{TrainerDef, TRAINERS};
 use crate::world::map::{EncounterSlot, EncounterTable, MapDef};
 use crate::world::{store, GameVersion, MapSet};
 

@@ -6,10 +6,10 @@
 //! does not belong to the dataset; ids from untrusted input (saves, mods, CLI) go through the
 //! checked `get_*` variants or the `*_by_name` lookups first.
 
+use super::generated::{gen1_items, gen1_moves, gen1_species, gen1_types};
+use super::generated::{gen2_items, gen2_moves, gen2_species, gen2_types};
 use super::names::lookup;
 use super::types::{ItemData, ItemId, MoveData, MoveId, SpeciesData, SpeciesId, Type};
-use crate::generated::{gen1_items, gen1_moves, gen1_species, gen1_types};
-use crate::generated::{gen2_items, gen2_moves, gen2_species, gen2_types};
 
 /// One generation's tables (species, moves, items, type chart).
 #[derive(Debug)]

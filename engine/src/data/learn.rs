@@ -11,8 +11,8 @@
 //! wild, in a trade or at an event (`MET_MIN_LEVELS`, from `@pkmn/dex`'s Gen 1 encounters).
 
 use super::dataset::Dataset;
+use super::generated::gen1_learnsets::{LEARNSETS, MET_MIN_LEVELS};
 use super::types::{EvolutionTrigger, LearnSource, MoveId, SpeciesData, SpeciesId};
-use crate::generated::gen1_learnsets::{LEARNSETS, MET_MIN_LEVELS};
 
 /// Why a move is not legal on a species at a level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,6 +1,6 @@
 //! Core data-model types for the embedded datasets (Gen 1 active data, Gen 2 import data).
 //!
-//! The tables themselves are generated into `engine/src/generated/` by `tools/gen-data`;
+//! The tables themselves are generated into `engine/src/data/generated/` by `tools/gen-data`;
 //! this module only defines their shape.
 
 use serde::{Deserialize, Serialize};

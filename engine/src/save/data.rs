@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::data::Dataset;
 use crate::pokemon::{Boxes, Party, Pokemon};
-use crate::world::types::{Direction, GameVersion};
+use crate::types::{Direction, GameVersion};
 
 use super::record::{MonRecord, RecordError};
 

@@ -4,7 +4,6 @@
 //!
 //! | module | concern |
 //! |---|---|
-//! | [`types`] | small shared enums: direction, input, game version |
 //! | [`tileset`] | block id → 2×2 cell kinds (walkable, water, grass, door) |
 //! | [`map`] | serde map definitions (`MapDef`, warps, signs, NPCs, encounter tables) and their schema check |
 //! | [`store`] | the embedded map sets of `red`, `blue`, `yellow`, parsed once |
@@ -40,7 +39,6 @@ pub mod store;
 pub mod tileset;
 pub mod trainer_sight;
 pub mod translations;
-pub mod types;
 
 pub use active_map::ActiveMap;
 pub use block_read::BlockReadError;
@@ -49,7 +47,10 @@ pub use overworld::{BusyState, Overworld, WorldCtx};
 pub use presentation::PresentationRow;
 pub use script::ScriptRow;
 pub use store::MapSet;
-pub use types::{Direction, GameVersion, Input};
+// The shared enums live in `crate::types` (the save reads them too); `world::types` keeps
+// their overworld path.
+pub use crate::types;
+pub use crate::types::{Direction, GameVersion, Input};
 
 #[cfg(test)]
 mod tests;

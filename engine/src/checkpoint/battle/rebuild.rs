@@ -9,8 +9,9 @@ use crate::battle::state::{flag, CurMove, NEUTRAL_STAGE};
 use crate::battle::{
     Battle, BattleKind, BattleStyle, Battler, Field, OhkoState, Phase, Screens, SideState, Token,
 };
+use crate::content::trainers::TRAINERS;
 use crate::data::{gen1, Dataset};
-use crate::game::{BattleSession, TRAINERS};
+use crate::game::BattleSession;
 use crate::pokemon::{Boxes, Pokemon, MOVE_SLOTS};
 use crate::save::record::MonRecord;
 

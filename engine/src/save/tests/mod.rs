@@ -15,7 +15,7 @@ use super::record::MonRecord;
 use super::validate::ValidateEnv;
 use crate::data::{gen1, Dataset};
 use crate::pokemon::{Dvs, Pokemon, StatExp, Status};
-use crate::world::types::{Direction, GameVersion};
+use crate::types::{Direction, GameVersion};
 
 /// Maps the fixture world knows (the validator takes map knowledge as a predicate).
 pub const KNOWN_MAPS: &[&str] = &[

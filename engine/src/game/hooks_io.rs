@@ -3,8 +3,8 @@
 //! `save.new_game`. Guarded:
 //! with no subscriber each is its vanilla branch.
 
-use super::battle_mode::TrainerDef;
 use super::Game;
+use crate::content::trainers::TrainerDef;
 use crate::world::Input;
 
 #[cfg(feature = "hook-sites")]

@@ -1,4 +1,5 @@
-//! Small shared enums of the overworld.
+//! Small shared enums of the overworld and the save: direction, input, game version (a leaf:
+//! `world` and `save` both read them).
 
 use std::fmt;
 

@@ -3,7 +3,7 @@
 //!
 //! * A grass encounter ([`Game::start_wild_battle`]) builds the wild mon (two random DV bytes,
 //!   the cartridge's default moves) and fights it with the save's party.
-//! * A trainer battle ([`Game::start_trainer_battle`]) takes its roster from [`TRAINERS`]
+//! * A trainer battle ([`Game::start_trainer_battle`]) takes its roster from [`super::TRAINERS`]
 //!   through the guarded `trainer.party` site.
 //! * While a battle runs the game is in [`Mode::Battle`]; ticks do not advance it, the player's
 //!   choices do ([`Game::battle_choose`]), prompts in the middle of a step included (which move
@@ -25,48 +25,16 @@ use pallet_api::catalog::hooks::{TrainerParty, TrainerPartyArgs};
 use pallet_api::facades::CheckpointKindTag;
 use pallet_api::reasons::CheckpointCode;
 
+use super::lend::unsettled;
 use crate::battle::capture::{CaptureRow, CaptureStore};
 use crate::battle::{Action, Battle, BattleKind, BattleResult, NeedsChoice, Row, Side};
-use crate::checkpoint::lend::unsettled;
 use crate::data::Dataset;
 use crate::pokemon::{Dvs, Party, Pokemon, MOVE_SLOTS};
 use crate::rng::Rng;
 use crate::world::presentation::PresentationRow;
 use crate::world::Direction;
 
-use super::{Game, GameError, Mode};
-
-/// One trainer of the fixture world.
-#[derive(Clone, Copy, Debug)]
-pub struct TrainerDef {
-    /// Trainer class id, as `trainer.party` sees it.
-    pub class: &'static str,
-    /// Party index within the class.
-    pub index: u16,
-    /// What the battle text calls the trainer.
-    pub name: &'static str,
-    /// Map the trainer stands on (the defeated-trainer key is `MAP:CLASS:INDEX`).
-    pub map: &'static str,
-    /// `(species id, level)`; moves are the cartridge's default moves for the level unless
-    /// [`TrainerDef::moves`] names them.
-    pub party: &'static [(&'static str, u8)],
-    /// Per party slot, explicit move ids (a content `trainers` party's `moves`); a slot that is
-    /// absent or empty keeps the default moves.
-    pub moves: &'static [&'static [&'static str]],
-    /// Prize money per level of the last mon (the cartridge's class base money / 100).
-    pub base_money: u32,
-}
-
-/// The trainers of the fixture world (original rosters in Gen 1 style).
-pub const TRAINERS: &[TrainerDef] = &[TrainerDef {
-    class: "BUG_CATCHER",
-    index: 0,
-    name: "BUG CATCHER",
-    map: "ROUTE_1",
-    party: &[("WEEDLE", 6), ("CATERPIE", 7)],
-    moves: &[],
-    base_money: 10,
-}];
+use super::{Game, GameError, Mode, TrainerDef};
 
 /// The state of the battle mode.
 #[derive(Clone, Debug)]
@@ -121,7 +89,7 @@ impl Game {
         self.begin_battle(data, BattleKind::Wild, vec![wild], None, 0)
     }
 
-    /// A battle against trainer `class`/`index` of [`TRAINERS`]; its roster goes through the
+    /// A battle against trainer `class`/`index` of [`super::TRAINERS`]; its roster goes through the
     /// guarded `trainer.party` site (a mod may replace it).
     pub fn start_trainer_battle(&mut self, class: &str, index: u16) -> Result<(), GameError> {
         let def = self.trainer_def(class, index)?;
