@@ -10,7 +10,7 @@ use pallet_engine::battle::team_check::check_team;
 use pallet_engine::battle::BattleMode;
 use pallet_engine::data::gen1;
 use pallet_engine::pokemon::Pokemon;
-use pallet_script_host::cmd_battle::battle_log;
+use pallet_script_host::cli::cmd_battle::battle_log;
 
 const TABLE: &str = include_str!("data/showdown_log_lines.txt");
 

@@ -22,7 +22,7 @@ use pallet_engine::battle::calc::{CalcInput, CalcSide};
 use pallet_engine::battle::BattleMode;
 use pallet_engine::data::gen1;
 use pallet_engine::pokemon::Status;
-use pallet_script_host::calc_report::report;
+use pallet_script_host::cli::calc_report::report;
 
 const TABLE: &str = include_str!("data/smogon_calc_gen1.tsv");
 

@@ -11,10 +11,10 @@ use std::path::{Path, PathBuf};
 
 use pallet_engine::game::Mode;
 use pallet_engine::world::{Direction, GameVersion};
-use pallet_script_host::play::keys::{Boot, Key, KeyLog};
-use pallet_script_host::play::render;
-use pallet_script_host::play::screen::ScreenModel;
-use pallet_script_host::play::session::{replay, Session, Ui};
+use pallet_script_host::cli::play::keys::{Boot, Key, KeyLog};
+use pallet_script_host::cli::play::render;
+use pallet_script_host::cli::play::screen::ScreenModel;
+use pallet_script_host::cli::play::session::{replay, Session, Ui};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 
@@ -269,7 +269,7 @@ fn a_ball_from_the_battle_bag() {
     to_battle(&mut s);
     press(&mut s, &[Key::Dir(Direction::Right), Key::A]);
     assert!(
-        matches!(s.ui(), Ui::Battle(m, 0) if *m == pallet_script_host::play::session::BattleMenu::Item)
+        matches!(s.ui(), Ui::Battle(m, 0) if *m == pallet_script_host::cli::play::session::BattleMenu::Item)
     );
     let balls = |s: &Session| {
         s.game

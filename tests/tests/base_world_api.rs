@@ -292,7 +292,7 @@ fn a_bad_script_row_is_refused_and_nothing_is_queued() {
 /// which the scenario's `signal` command raises between ticks; every expectation holds.
 #[test]
 fn pallet_run_plays_the_world_tour() {
-    use pallet_script_host::cmd_run::play_with_mods;
+    use pallet_script_host::cli::cmd_run::play_with_mods;
     use pallet_script_host::host::ModsOptions;
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let scenario = std::fs::read_to_string(root.join("examples/scenarios/world-tour.scn")).unwrap();

@@ -225,7 +225,7 @@ fn a_rhai_mod_captures_and_restores_a_battle_between_choices() {
 /// events, which the scenario's `signal` command raises between ticks and between choices.
 #[test]
 fn pallet_run_quick_saves_and_loads_both_kinds() {
-    use pallet_script_host::cmd_run::play_with_mods;
+    use pallet_script_host::cli::cmd_run::play_with_mods;
     use pallet_script_host::host::ModsOptions;
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let scenario = std::fs::read_to_string(root.join("examples/scenarios/quicksave.scn")).unwrap();

@@ -13,7 +13,7 @@ use pallet_engine::battle::calc::{damage_rolls, CalcInput, CalcSide};
 use pallet_engine::battle::BattleMode;
 use pallet_engine::data::Type;
 use pallet_engine::world::GameVersion;
-use pallet_script_host::cmd_run::{play_with_mods, RunOutcome};
+use pallet_script_host::cli::cmd_run::{play_with_mods, RunOutcome};
 use pallet_script_host::host::ModsOptions;
 
 fn mod_dir(id: &str, entry: &str, main: &str) -> PathBuf {

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use pallet_engine::battle::Side;
 use pallet_engine::world::GameVersion;
-use pallet_script_host::cmd_run::{play_opts, PlayOptions, RunOutcome};
+use pallet_script_host::cli::cmd_run::{play_opts, PlayOptions, RunOutcome};
 use pallet_script_host::host::ModsOptions;
 
 fn mod_dir(id: &str, entry: &str, main: &str) -> PathBuf {

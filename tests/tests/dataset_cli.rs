@@ -6,10 +6,10 @@ use std::path::{Path, PathBuf};
 
 use pallet_engine::datasets::contract;
 use pallet_engine::world::GameVersion;
-use pallet_script_host::cmd_import::{cache_dir, execute, ImportArgs};
-use pallet_script_host::cmd_run::{play_with_mods, MAIN_SCENARIO};
+use pallet_script_host::cli::cmd_import::{cache_dir, execute, ImportArgs};
+use pallet_script_host::cli::cmd_run::{play_with_mods, MAIN_SCENARIO};
+use pallet_script_host::cli::progress::{Captured, Draw};
 use pallet_script_host::host::ModsOptions;
-use pallet_script_host::progress::{Captured, Draw};
 
 struct Root(PathBuf);
 impl Drop for Root {

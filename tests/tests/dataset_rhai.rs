@@ -349,7 +349,7 @@ fn mods_get_independent_facades() {
 fn editor_definitions_declare_the_record_type() {
     let dir = std::env::temp_dir().join(format!("pallet-dataset-defs-{}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
-    let (code, out, err) = pallet_script_host::cmd_mods::defs(&dir);
+    let (code, out, err) = pallet_script_host::cli::cmd_mods::defs(&dir);
     assert_eq!(code, 0, "{out}{err}");
     let mut text = String::new();
     for entry in fs::read_dir(&dir).unwrap() {

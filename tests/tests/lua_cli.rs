@@ -3,8 +3,8 @@
 use std::path::{Path, PathBuf};
 
 use pallet_engine::world::GameVersion;
-use pallet_script_host::cmd_mods::check;
-use pallet_script_host::cmd_run::{play_with_mods, MAIN_SCENARIO};
+use pallet_script_host::cli::cmd_mods::check;
+use pallet_script_host::cli::cmd_run::{play_with_mods, MAIN_SCENARIO};
 use pallet_script_host::host::ModsOptions;
 
 fn lua_mods() -> PathBuf {

@@ -6,7 +6,7 @@
 mod lua_support;
 
 use lua_support::{lua_fixture, run_mods};
-use pallet_script_host::cmd_run::RunOutcome;
+use pallet_script_host::cli::cmd_run::RunOutcome;
 
 fn run(scenario: &str) -> RunOutcome {
     run_mods(vec![lua_fixture("shape-fetch-quest")], scenario)

@@ -185,8 +185,8 @@ fn mod_dir(id: &str, entry: &str, main: &str) -> std::path::PathBuf {
 fn play(
     dir: Option<std::path::PathBuf>,
     scenario: &str,
-) -> Result<pallet_script_host::cmd_run::RunOutcome, String> {
-    use pallet_script_host::cmd_run::{play_opts, PlayOptions};
+) -> Result<pallet_script_host::cli::cmd_run::RunOutcome, String> {
+    use pallet_script_host::cli::cmd_run::{play_opts, PlayOptions};
     use pallet_script_host::host::ModsOptions;
     let mods = ModsOptions {
         dirs: dir.into_iter().collect(),

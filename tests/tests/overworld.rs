@@ -10,7 +10,7 @@ use pallet_api::reasons::BlockReadError;
 use pallet_api::{Runtime, Value};
 use pallet_engine::game::Game;
 use pallet_engine::world::{GameVersion, Input};
-use pallet_script_host::cmd_run::{play, MAIN_SCENARIO};
+use pallet_script_host::cli::cmd_run::{play, MAIN_SCENARIO};
 
 fn run_until(game: &mut Game, input: Input, done: impl Fn(&Game) -> bool) {
     for _ in 0..10_000 {

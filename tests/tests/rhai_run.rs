@@ -5,7 +5,7 @@
 mod rhai_support;
 
 use pallet_engine::world::GameVersion;
-use pallet_script_host::cmd_run::{play_with_mods, MAIN_SCENARIO};
+use pallet_script_host::cli::cmd_run::{play_with_mods, MAIN_SCENARIO};
 use pallet_script_host::host::ModsOptions;
 use rhai_support::fixture;
 

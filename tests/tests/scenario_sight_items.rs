@@ -6,7 +6,7 @@
 //! what it exercises.
 
 use pallet_engine::world::GameVersion;
-use pallet_script_host::cmd_run::play_with_mods;
+use pallet_script_host::cli::cmd_run::play_with_mods;
 use pallet_script_host::host::ModsOptions;
 
 #[test]

@@ -1,4 +1,4 @@
-// Generates script-host/src/calc_names.rs: Showdown's display names of the Gen 1 species and
+// Generates script-host/src/cli/calc_names.rs: Showdown's display names of the Gen 1 species and
 // moves, as @smogon/calc prints them (`pallet calc` maps its ids to these by name lookup).
 // Usage (from this directory): npm ci && npm run names
 'use strict';

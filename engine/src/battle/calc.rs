@@ -3,7 +3,7 @@
 //! matchups, the random factor) and, for fixed-damage moves, `Battle::apply_attack` — once per
 //! random factor 217..=255, by feeding the factor byte through a scripted random source. No
 //! second formula lives here. The presentation (% of HP, KO chance, the one-line description)
-//! is `pallet calc`'s (`script-host/src/calc_report.rs`).
+//! is `pallet calc`'s (`script-host/src/cli/calc_report.rs`).
 
 use std::fmt;
 

@@ -18,6 +18,7 @@
 //! | [`manifest_diag`] | manifest findings with an excerpt: the JSON parser's position or the quoted name's place in `manifest.json` |
 //! | [`loader`] | [`RhaiHost`]: the `ModHost` for `.rhai` entries |
 //! | [`script_rng`] | `ctx.rng.random(…)` on the engine-supplied random source of a hook context |
+//! | [`cache_dir`] | the RFC 0015 dataset cache root: `--cache DIR` or the platform default |
 //! | [`session`] | mods for `pallet run`: bundled + `--mods`, loader, transcript lines |
 //! | [`check`] | `pallet mods check`: manifest and static API findings, then the real load in a dry-run runtime |
 //! | [`suggest`] | did-you-mean for the hosts' names (over `pallet_api::suggest`) and hook closure signatures |
@@ -28,6 +29,7 @@
 
 pub mod budget;
 pub mod bundled;
+pub mod cache_dir;
 pub mod check;
 pub mod context_shapes;
 pub mod convert;

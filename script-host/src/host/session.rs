@@ -90,7 +90,7 @@ impl ModSession {
         let mut lua = pallet_compat_lua::LuaHost::new(rt);
         lua.set_game(game);
         // `datasets.open` (RFC 0015): the service behind it is allocated on the first open only.
-        if let Ok(root) = crate::cmd_import::cache_dir(opts.cache.as_deref()) {
+        if let Ok(root) = super::cache_dir::cache_dir(opts.cache.as_deref()) {
             let datasets = pallet_engine::datasets::Datasets::new(root);
             datasets.set_log(rt.log_feed());
             let datasets = Rc::new(datasets);

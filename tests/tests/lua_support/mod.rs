@@ -229,14 +229,17 @@ pub fn assert_contained(env: &Env, id: &str, expect: &str, bound: std::time::Dur
 
 /// `pallet run` of `scenario` (Red, seed 7) with only the mods in `dirs`; a failed run panics
 /// with its message and transcript.
-pub fn run_mods(dirs: Vec<PathBuf>, scenario: &str) -> pallet_script_host::cmd_run::RunOutcome {
+pub fn run_mods(
+    dirs: Vec<PathBuf>,
+    scenario: &str,
+) -> pallet_script_host::cli::cmd_run::RunOutcome {
     let opts = pallet_script_host::host::ModsOptions {
         dirs,
         no_default_mods: true,
         ..Default::default()
     };
     let version = pallet_engine::world::GameVersion::Red;
-    match pallet_script_host::cmd_run::play_with_mods(version, 7, scenario, Some(&opts)) {
+    match pallet_script_host::cli::cmd_run::play_with_mods(version, 7, scenario, Some(&opts)) {
         Ok(o) => o,
         Err(f) => panic!("{}\n---\n{}", f.message, f.transcript),
     }

@@ -14,7 +14,7 @@ use pallet_engine::data::{Dataset, MoveId, SpeciesId};
 use pallet_engine::pokemon::Status;
 use serde::Serialize;
 
-use crate::calc_names;
+use crate::cli::calc_names;
 
 /// Showdown's display name of a species (`Mr. Mime`, `Nidoran-F`); the dataset id otherwise.
 pub fn species_name(data: &Dataset, id: SpeciesId) -> String {

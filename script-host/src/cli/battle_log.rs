@@ -30,7 +30,7 @@ use pallet_engine::data::{Dataset, MoveId};
 use pallet_engine::rng::Rng;
 use smallvec::SmallVec;
 
-use crate::calc_report::{move_name, species_name};
+use crate::cli::calc_report::{move_name, species_name};
 
 /// Play `battle` to the end (or `max_turns` rounds: a draw) with uniform random legal choices
 /// drawn from `chooser` — the same draws as `play_random` — and return the Showdown log.

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value as Json};
 
-use crate::cmd_run::{RunFailure, RunOptions, RunOutcome};
+use super::outcome::{RunFailure, RunOptions, RunOutcome};
 
 /// One status row as JSON.
 pub fn mod_rows(status: &pallet_api::loader::LoadStatus) -> Json {

@@ -154,7 +154,7 @@ fn setup(
     (battle, Rng::new(s ^ 0xC400_5E00_0000_0002))
 }
 
-/// Battle 0 of the run as a Showdown protocol log (see [`crate::battle_log`]).
+/// Battle 0 of the run as a Showdown protocol log (see [`crate::cli::battle_log`]).
 pub fn battle_log(
     data: &'static Dataset,
     p1: Option<Vec<Pokemon>>,
@@ -178,7 +178,7 @@ fn battle_log_with(
 ) -> String {
     let teams = Teams { p1, p2 };
     let (mut battle, mut chooser) = setup(data, &teams, seed, 0, mode);
-    crate::battle_log::play_logged(data, &mut battle, rt, &mut chooser, max_turns).0
+    crate::cli::battle_log::play_logged(data, &mut battle, rt, &mut chooser, max_turns).0
 }
 
 /// The batch on the calling thread with `rt` (a runtime holding mods is not shared across
@@ -392,7 +392,7 @@ fn run_threads(
     std::thread::scope(|scope| {
         let worker = scope.spawn(|| run_batch(data, batch, progress));
         if show {
-            let bar = crate::progress::bar(count, "battles");
+            let bar = crate::cli::progress::bar(count, "battles");
             while !worker.is_finished() {
                 bar.set_position(progress.load(Ordering::Relaxed));
                 std::thread::sleep(Duration::from_millis(100));

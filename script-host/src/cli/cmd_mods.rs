@@ -49,16 +49,19 @@ pub fn run(args: ModsArgs) -> i32 {
     let json = matches!(args.command, ModsCommand::Check { json: true, .. });
     print!(
         "{}",
-        crate::style::paint(&out, !json && crate::style::stdout())
+        crate::cli::style::paint(&out, !json && crate::cli::style::stdout())
     );
-    eprint!("{}", crate::style::paint(&err, crate::style::stderr()));
+    eprint!(
+        "{}",
+        crate::cli::style::paint(&err, crate::cli::style::stderr())
+    );
     if let ModsCommand::Check {
         cache: Some(root),
         json: false,
         ..
     } = &args.command
     {
-        crate::cmd_import::print_readiness(root);
+        crate::cli::cmd_import::print_readiness(root);
     }
     code
 }

@@ -1,7 +1,7 @@
 //! `pallet calc`: the Gen 1 damage of one move as players read @smogon/calc — the description
 //! line, % of the defender's HP, the KO chance, non-crit and crit rolls — computed by the battle
 //! engine's own damage path (`pallet_engine::battle::calc`; the presentation is
-//! [`crate::calc_report`]).
+//! [`crate::cli::calc_report`]).
 
 use std::path::Path;
 
@@ -11,8 +11,8 @@ use pallet_engine::data::{self, Dataset};
 use pallet_engine::pokemon::stats::{MAX_DV, MAX_LEVEL, MIN_LEVEL};
 use pallet_engine::pokemon::{Dvs, StatExp, Status};
 
-use crate::calc_report::report;
-use crate::cmd_battle::ModeArg;
+use crate::cli::calc_report::report;
+use crate::cli::cmd_battle::ModeArg;
 
 fn level_arg() -> clap::builder::RangedI64ValueParser<u8> {
     clap::value_parser!(u8).range(i64::from(MIN_LEVEL)..=i64::from(MAX_LEVEL))

@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 
 use pallet_api::catalog::common::GameVersion;
 
-use crate::progress::Draw;
+use crate::cli::progress::Draw;
+pub use crate::host::cache_dir::{cache_dir, default_cache_dir};
 use pallet_engine::datasets::{contract, fs::DiskFs, import, ImportOptions};
 
 /// Arguments of `pallet import`.
@@ -26,38 +27,6 @@ pub struct ImportArgs {
     /// Only report whether the cache of VERSION is ready; write nothing.
     #[arg(long)]
     pub check: bool,
-}
-
-/// The platform's default cache root for Pallet, from the environment: `XDG_CACHE_HOME`
-/// (when absolute) or `~/.cache` on Linux and other Unixes, `~/Library/Caches` on macOS,
-/// `%LOCALAPPDATA%` on Windows. `None` when no home directory is known.
-pub fn default_cache_dir() -> Option<PathBuf> {
-    let env = |k: &str| {
-        std::env::var_os(k)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
-    if cfg!(windows) {
-        return env("LOCALAPPDATA").map(|p| p.join("pallet").join("cache"));
-    }
-    if cfg!(target_os = "macos") {
-        return env("HOME").map(|h| h.join("Library").join("Caches").join("pallet"));
-    }
-    if let Some(xdg) = env("XDG_CACHE_HOME").filter(|p| p.is_absolute()) {
-        return Some(xdg.join("pallet"));
-    }
-    env("HOME").map(|h| h.join(".cache").join("pallet"))
-}
-
-/// `--cache DIR` if given, else the platform default. Shared by every verb that reads or
-/// writes the dataset cache.
-pub fn cache_dir(option: Option<&Path>) -> Result<PathBuf, String> {
-    match option {
-        Some(p) => Ok(p.to_owned()),
-        None => default_cache_dir().ok_or_else(|| {
-            "no cache directory: set HOME (or XDG_CACHE_HOME), or pass --cache DIR".to_owned()
-        }),
-    }
 }
 
 /// One `note:` line per version: what `datasets.open` would answer from `root`.
@@ -125,7 +94,7 @@ pub fn execute(args: &ImportArgs, draw: Draw, out: &mut dyn Write, err: &mut dyn
         let mut pb: Option<indicatif::ProgressBar> = None;
         let mut progress = |done: usize, total: usize, path: &str| {
             let bar = pb.get_or_insert_with(|| {
-                crate::progress::bar_on(total as u64, "files", draw.clone())
+                crate::cli::progress::bar_on(total as u64, "files", draw.clone())
             });
             bar.set_position(done as u64);
             bar.set_message(path.to_string());

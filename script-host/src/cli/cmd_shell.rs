@@ -1,8 +1,6 @@
 //! `pallet completions SHELL` (clap_complete) and `pallet man` (clap_mangen): generated from the
 //! same clap definition as the parser, so they cannot drift from the real arguments.
 
-use clap::CommandFactory;
-
 #[derive(clap::Args, Debug)]
 pub struct CompletionsArgs {
     /// The shell to write a completion script for.
@@ -18,16 +16,15 @@ pub struct ManArgs {
     pub out: Option<std::path::PathBuf>,
 }
 
-/// `pallet completions SHELL`: the script on stdout.
-pub fn completions(args: CompletionsArgs) -> i32 {
-    let mut cmd = crate::cli::Cli::command();
+/// `pallet completions SHELL`: the script for `cmd` (the parser's definition) on stdout.
+pub fn completions(args: CompletionsArgs, mut cmd: clap::Command) -> i32 {
     clap_complete::generate(args.shell, &mut cmd, "pallet", &mut std::io::stdout());
     0
 }
 
-/// `pallet man [--out DIR]`: the roff page of `pallet` on stdout, or every page into DIR.
-pub fn man(args: ManArgs) -> i32 {
-    let cmd = crate::cli::Cli::command();
+/// `pallet man [--out DIR]`: the roff page of `cmd` (the parser's definition) on stdout, or every
+/// page into DIR.
+pub fn man(args: ManArgs, cmd: clap::Command) -> i32 {
     match args.out {
         None => {
             let mut out = Vec::new();

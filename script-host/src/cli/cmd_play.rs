@@ -5,9 +5,9 @@ use std::path::PathBuf;
 
 use pallet_engine::world::GameVersion;
 
-use crate::play::keys::{default_starter, Boot, KeyLog};
-use crate::play::session::{replay, Session};
-use crate::play::term::{self, TermOptions};
+use crate::cli::play::keys::{default_starter, Boot, KeyLog};
+use crate::cli::play::session::{replay, Session};
+use crate::cli::play::term::{self, TermOptions};
 
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {

@@ -1,6 +1,24 @@
-//! The `pallet` command line.
+//! The `pallet` command line: the argument parser (clap), exit codes (0 ok, 1 findings, 2 bad
+//! usage) and one module per verb, over the Rhai host (`crate::host`). See `README.md` for the
+//! module table.
 
-use clap::{Parser, Subcommand};
+pub mod battle_log;
+pub mod calc_names;
+pub mod calc_report;
+pub mod cmd_battle;
+pub mod cmd_calc;
+pub mod cmd_checkpoint;
+pub mod cmd_import;
+pub mod cmd_mods;
+pub mod cmd_play;
+pub mod cmd_run;
+pub mod cmd_shell;
+pub mod play;
+pub mod progress;
+pub mod scenario_battle;
+pub mod style;
+
+use clap::{CommandFactory, Parser, Subcommand};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -18,21 +36,21 @@ pub enum Command {
     /// Boot the embedded default game and play the built-in scenario, printing a transcript.
     Run(RunArgs),
     /// Mod tools: `check DIR...` (manifests and scripts), `defs OUT_DIR` (editor definitions).
-    Mods(crate::cmd_mods::ModsArgs),
+    Mods(crate::cli::cmd_mods::ModsArgs),
     /// Write a version's dataset cache (red, blue, yellow, gold, silver) for `datasets.open`.
-    Import(crate::cmd_import::ImportArgs),
+    Import(crate::cli::cmd_import::ImportArgs),
     /// Headless random battles (random teams of six, or Showdown team files), with totals.
-    Battle(crate::cmd_battle::BattleArgs),
+    Battle(crate::cli::cmd_battle::BattleArgs),
     /// Gen 1 damage of one move for every random factor 217..=255.
-    Calc(crate::cmd_calc::CalcArgs),
+    Calc(crate::cli::cmd_calc::CalcArgs),
     /// RFC 0004/0005 demo: capture an overworld and a battle checkpoint, play on, restore, recapture.
-    Checkpoint(crate::cmd_checkpoint::CheckpointArgs),
+    Checkpoint(crate::cli::cmd_checkpoint::CheckpointArgs),
     /// The game in a terminal, with mods loaded (arrows walk, Enter = A, Backspace = B).
-    Play(crate::cmd_play::PlayArgs),
+    Play(crate::cli::cmd_play::PlayArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) on stdout.
-    Completions(crate::cmd_shell::CompletionsArgs),
+    Completions(crate::cli::cmd_shell::CompletionsArgs),
     /// Print the man page (roff) on stdout, or write one page per command with `--out DIR`.
-    Man(crate::cmd_shell::ManArgs),
+    Man(crate::cli::cmd_shell::ManArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -112,7 +130,7 @@ pub fn main() -> i32 {
     match cli.command {
         Command::Run(a) if a.keys.is_some() => {
             let keys = a.keys.as_deref().unwrap_or(std::path::Path::new(""));
-            crate::cmd_play::replay_keys(keys, a.save.as_deref(), a.trace)
+            crate::cli::cmd_play::replay_keys(keys, a.save.as_deref(), a.trace)
         }
         Command::Run(a) => {
             let Some(version) = pallet_engine::world::GameVersion::parse(&a.version) else {
@@ -125,7 +143,7 @@ pub fn main() -> i32 {
                 trace: a.trace,
                 cache: a.cache,
             };
-            crate::cmd_run::run(&crate::cmd_run::RunOptions {
+            crate::cli::cmd_run::run(&crate::cli::cmd_run::RunOptions {
                 version,
                 seed: a.seed,
                 save: a.save,
@@ -138,13 +156,13 @@ pub fn main() -> i32 {
                 profile: a.profile,
             })
         }
-        Command::Mods(a) => crate::cmd_mods::run(a),
-        Command::Import(a) => crate::cmd_import::run(a),
-        Command::Battle(a) => crate::cmd_battle::run(a),
-        Command::Calc(a) => crate::cmd_calc::run(a),
-        Command::Checkpoint(a) => crate::cmd_checkpoint::run(a),
-        Command::Play(a) => crate::cmd_play::run(a),
-        Command::Completions(a) => crate::cmd_shell::completions(a),
-        Command::Man(a) => crate::cmd_shell::man(a),
+        Command::Mods(a) => crate::cli::cmd_mods::run(a),
+        Command::Import(a) => crate::cli::cmd_import::run(a),
+        Command::Battle(a) => crate::cli::cmd_battle::run(a),
+        Command::Calc(a) => crate::cli::cmd_calc::run(a),
+        Command::Checkpoint(a) => crate::cli::cmd_checkpoint::run(a),
+        Command::Play(a) => crate::cli::cmd_play::run(a),
+        Command::Completions(a) => crate::cli::cmd_shell::completions(a, Cli::command()),
+        Command::Man(a) => crate::cli::cmd_shell::man(a, Cli::command()),
     }
 }

@@ -20,7 +20,7 @@ use pallet_engine::world::presentation::PresentationRow;
 use pallet_engine::world::{BusyState, Direction, Input};
 
 use super::keys::{Boot, Key};
-use crate::cmd_run::format_rows;
+use crate::cli::cmd_run::format_rows;
 use crate::host::{ModSession, ModsOptions};
 
 /// Most no-input ticks one key may wait (a stuck world is reported, not a hang).
