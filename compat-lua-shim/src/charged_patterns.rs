@@ -15,7 +15,7 @@ use std::rc::Rc;
 use mlua::{Function, Lua, LuaString, MultiValue, Table, Value as LuaValue};
 use pallet_api::budget::{DispatchBudget, BUDGET_EXHAUSTED, DISPATCH_LIMIT};
 
-use crate::charged::{bytes_units, charge, num, str_len};
+use crate::limits::{bytes_units, charge, num, str_len};
 use crate::pattern_cost::{has_specials, Cost, Stop, MAX_DEPTH};
 
 /// Matcher steps (one matcher call or one subject byte a loop tests) one budget unit pays for.

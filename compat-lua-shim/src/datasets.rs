@@ -15,7 +15,7 @@ use pallet_api::reasons::DatasetError;
 use pallet_api::Value;
 
 use crate::convert::{rows_iterator, to_lua};
-use crate::host::LuaMod;
+use crate::mod_state::LuaMod;
 
 pub struct Datasets(pub Weak<LuaMod>);
 

@@ -28,7 +28,7 @@ pub fn short(e: &Error) -> String {
         Error::SyntaxError { message, .. } => first_line(message),
         Error::MemoryError(_) => format!(
             "memory limit exceeded ({} MiB per mod)",
-            crate::sandbox::MEMORY_LIMIT / (1024 * 1024)
+            crate::limits::MEMORY_LIMIT / (1024 * 1024)
         ),
         Error::RecursiveMutCallback => NEXT_REENTRANT.to_owned(),
         Error::CallbackDestructed => NEXT_STALE.to_owned(),

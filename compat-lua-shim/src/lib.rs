@@ -14,9 +14,12 @@ pub mod errors;
 pub mod files;
 pub mod handles;
 pub mod host;
+pub mod limits;
 pub mod link;
 pub mod map_handlers;
+pub mod mod_state;
 pub mod modapi;
+pub mod next_frames;
 pub mod pattern_cost;
 mod rawcall;
 #[cfg(test)]

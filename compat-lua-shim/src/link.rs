@@ -26,7 +26,7 @@
 //!   plain C closure ([`crate::rawcall`]) whose upvalues are the link's shared block and the
 //!   invocation's generation; `next()` runs downstream straight from it and pushes a scalar
 //!   answer without touching the memory limit. The link's current `Next` is lent to it through
-//!   the link's [`NextSlot`], a stack of frames (one per running invocation of this link, so
+//!   the link's [`NextSlot`](crate::next_frames::NextSlot), a stack of frames (one per running invocation of this link, so
 //!   re-entrant dispatch and nested `next` across Lua ↔ Rhai work). Per call the only Lua
 //!   object made besides the arguments is that closure; a `next` kept past its call carries a
 //!   generation no running frame has, and is refused;
@@ -41,7 +41,7 @@
 //! Everything else (table answers, `next(a, …)` arguments, listeners) goes through `Value`
 //! ([`crate::convert`]) under the hooks' own result rules.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::marker::PhantomData;
 use std::os::raw::c_int;
 use std::rc::Rc;
@@ -61,8 +61,9 @@ use pallet_api::{HookHandle, LinkError, Runtime, Value};
 use serde::Serialize;
 
 use crate::convert::{from_lua, from_lua_data_only, to_lua};
-use crate::errors::{short, BUDGET_MESSAGE, NEXT_REENTRANT, NEXT_STALE};
-use crate::host::LuaMod;
+use crate::errors::{short, BUDGET_MESSAGE};
+use crate::mod_state::LuaMod;
+use crate::next_frames::NextSlot;
 use crate::rawcall::{self, LinkRefs, LinkShared};
 use crate::sandbox::{budget_stopped, RngHandle, Unlimited};
 use crate::stack::{self, KeyCache};
@@ -99,89 +100,6 @@ pub fn wrap(
             "hook {} has no Lua binding in this build",
             info.name
         ))),
-    }
-}
-
-// ----- the frames behind the persistent `next` -----------------------------------------------
-
-/// One running invocation of a link: the `Next` it lends to its Lua `next`.
-#[derive(Clone, Copy)]
-struct Frame {
-    /// `*mut Next<'_, H>` of the invocation, type- and lifetime-erased (see [`NextSlot`]).
-    next: *mut (),
-    gen: u64,
-    /// The invocation's `next` is running (its downstream is executing).
-    busy: bool,
-}
-
-/// The frames of one link's running invocations, innermost last.
-///
-/// Safety argument for the one raw pointer: a frame is pushed by [`TypedLink::call`] right
-/// before it calls into Lua and popped (by [`FrameGuard`], also on unwind) right after, while
-/// that call holds the exclusive `&mut Next` the pointer came from and does not touch it in
-/// Rust. The Lua `next` dereferences the pointer only when its generation matches the
-/// innermost frame and that frame is not `busy` (so there is never a second `&mut` to the same
-/// `Next`), and only for the duration of its own call.
-#[derive(Default)]
-pub(crate) struct NextSlot {
-    frames: RefCell<Vec<Frame>>,
-    gen: Cell<u64>,
-}
-
-struct FrameGuard<'a> {
-    slot: &'a NextSlot,
-    depth: usize,
-}
-
-impl Drop for FrameGuard<'_> {
-    fn drop(&mut self) {
-        self.slot.frames.borrow_mut().truncate(self.depth);
-    }
-}
-
-pub(crate) struct BusyGuard<'a> {
-    slot: &'a NextSlot,
-    index: usize,
-}
-
-impl Drop for BusyGuard<'_> {
-    fn drop(&mut self) {
-        if let Some(frame) = self.slot.frames.borrow_mut().get_mut(self.index) {
-            frame.busy = false;
-        }
-    }
-}
-
-impl NextSlot {
-    fn push(&self, next: *mut ()) -> (u64, FrameGuard<'_>) {
-        let gen = self.gen.get() + 1;
-        self.gen.set(gen);
-        let mut frames = self.frames.borrow_mut();
-        let depth = frames.len();
-        frames.push(Frame {
-            next,
-            gen,
-            busy: false,
-        });
-        (gen, FrameGuard { slot: self, depth })
-    }
-
-    /// The `Next` of the running invocation tagged `gen`, marked busy until the guard drops.
-    pub(crate) fn enter(&self, gen: f64) -> Result<(*mut (), BusyGuard<'_>), &'static str> {
-        let mut frames = self.frames.borrow_mut();
-        let index = frames.len().wrapping_sub(1);
-        if let Some(top) = frames.get_mut(index).filter(|top| top.gen as f64 == gen) {
-            if top.busy {
-                return Err(NEXT_REENTRANT);
-            }
-            top.busy = true;
-            return Ok((top.next, BusyGuard { slot: self, index }));
-        }
-        if frames.iter().any(|f| f.gen as f64 == gen) {
-            Err(NEXT_REENTRANT)
-        } else {
-            Err(NEXT_STALE)
-        }
     }
 }
 

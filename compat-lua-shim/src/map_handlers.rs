@@ -21,7 +21,7 @@ use pallet_api::budget::DISPATCH_LIMIT;
 use pallet_engine::world::map_scripts::{self, Contribution, Handler, MapScriptRegistry};
 
 use crate::convert::to_lua;
-use crate::host::LuaMod;
+use crate::mod_state::LuaMod;
 use crate::sandbox::budget_stopped;
 
 /// The trigger key of a talk handler for text constant `text`.
@@ -127,7 +127,7 @@ fn run(
 
 /// The seam: contribute every live Lua mod's function handlers of `host` to `registry` as
 /// [`Handler::Dyn`] (call once, before the game starts). Returns how many were installed.
-pub fn install(host: &crate::host::HostShared, registry: &mut MapScriptRegistry) -> usize {
+pub fn install(host: &crate::mod_state::HostShared, registry: &mut MapScriptRegistry) -> usize {
     let mut count = 0;
     for weak in host.handler_owners.borrow().iter() {
         let Some(m) = weak.upgrade() else {

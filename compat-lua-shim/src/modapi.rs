@@ -38,8 +38,8 @@ use pallet_api::reasons::BlockReadError;
 use pallet_api::Value;
 
 use crate::convert::{from_lua, rows_iterator, to_lua};
-use crate::host::LuaMod;
 use crate::link::LuaListener;
+use crate::mod_state::LuaMod;
 
 fn gone() -> mlua::Error {
     mlua::Error::runtime("the mod is unloaded")

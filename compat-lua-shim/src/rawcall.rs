@@ -40,8 +40,8 @@ use pallet_api::hooks::Next;
 use pallet_api::script::ScriptHook;
 use pallet_api::Value;
 
-use crate::host::HostShared;
-use crate::link::NextSlot;
+use crate::mod_state::HostShared;
+use crate::next_frames::NextSlot;
 use crate::sandbox::{budget_stopped, Unlimited};
 use crate::stack::{self, KeyCache};
 

@@ -50,8 +50,7 @@ use crate::string_flood::FloodGuard;
 
 /// VM instructions between two budget charges.
 pub const HOOK_EVERY: u32 = 1_000;
-/// Bytes one mod's Lua state may allocate.
-pub const MEMORY_LIMIT: usize = 64 * 1024 * 1024;
+pub use crate::limits::MEMORY_LIMIT;
 /// Bytes of one log line (longer lines are cut).
 pub const MAX_LOG_LINE: usize = 1_000;
 /// `lua.max_chunk_bytes`: bytes of source one chunk may have (the entry, `load`, `loadstring`,

@@ -23,7 +23,7 @@ use pallet_api::manifest::safe_relative_path;
 use pallet_api::Value;
 
 use crate::convert::{from_lua, to_lua};
-use crate::host::LuaMod;
+use crate::mod_state::LuaMod;
 
 /// Largest encoded value one `write` stores.
 pub const MAX_VALUE_BYTES: usize = 4 * 1024 * 1024;
