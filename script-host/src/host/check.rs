@@ -17,6 +17,7 @@ use super::diag::{ScriptDiagnostic, SourceMap};
 use super::handles::{self, granted_names};
 use super::imports::{ModFiles, PreloadError, PreloadedResolver, Preloader};
 use super::loader::{compile_checked, compile_with_names, missing_capability_message};
+use super::session::mod_dirs;
 use super::suggest::{did_you_mean, event_names, hook_names, registry_names, unknown_method};
 use super::vm::{sandboxed_engine, HostShared};
 
@@ -31,24 +32,6 @@ pub struct ModReport {
     pub notes: Vec<String>,
     /// The mod's state after the dry-run load (`loaded`, `failed`, `skipped`, `disabled`).
     pub state: Option<String>,
-}
-
-/// The mod folders named by `dir`: itself when it holds a `manifest.json`, else its
-/// sub-folders that do (a mods folder). `None` when `dir` is not a folder.
-pub fn mod_dirs(dir: &Path) -> Option<Vec<PathBuf>> {
-    if !dir.is_dir() {
-        return None;
-    }
-    if dir.join("manifest.json").is_file() {
-        return Some(vec![dir.to_owned()]);
-    }
-    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
-        .ok()?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_dir() && p.join("manifest.json").is_file())
-        .collect();
-    out.sort();
-    Some(out)
 }
 
 fn finding(

@@ -7,7 +7,7 @@
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use pallet_api::catalog::common::GameVersion;
@@ -16,7 +16,6 @@ use pallet_api::loader::{discover, EnableState, LoadStatus, Loader, ModCandidate
 use pallet_api::Runtime;
 
 use super::bundled::BUNDLED;
-use super::check::mod_dirs;
 use super::loader::{HostMonitor, RhaiHost};
 
 /// The `--mods` / `--no-default-mods` / `--trace` options.
@@ -452,4 +451,22 @@ pub fn profile_options(
         }
     }
     Ok(out)
+}
+
+/// The mod folders named by `dir`: itself when it holds a `manifest.json`, else its
+/// sub-folders that do (a mods folder). `None` when `dir` is not a folder.
+pub fn mod_dirs(dir: &Path) -> Option<Vec<PathBuf>> {
+    if !dir.is_dir() {
+        return None;
+    }
+    if dir.join("manifest.json").is_file() {
+        return Some(vec![dir.to_owned()]);
+    }
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_dir() && p.join("manifest.json").is_file())
+        .collect();
+    out.sort();
+    Some(out)
 }
