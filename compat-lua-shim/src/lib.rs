@@ -22,14 +22,10 @@ pub mod modapi;
 pub mod next_frames;
 pub mod pattern_cost;
 mod rawcall;
-#[cfg(test)]
-mod rawcall_tests;
 pub mod reads;
 pub mod sandbox;
 pub mod share;
 pub mod stack;
-#[cfg(test)]
-mod stack_tests;
 pub mod storage;
 pub mod string_flood;
 pub mod ui;

@@ -299,3 +299,6 @@ pub(crate) unsafe fn push_answer(
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -420,5 +420,4 @@ fn chain(a: u32, k: u32, after: &[u32]) -> Vec<u32> {
 }
 
 #[cfg(test)]
-#[path = "reads_tests.rs"]
 mod tests;

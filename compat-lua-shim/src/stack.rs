@@ -310,3 +310,6 @@ impl ValueSink for StackSink<'_> {
         self.put();
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -54,5 +54,3 @@ pub use crate::types::{Direction, GameVersion, Input};
 
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod tests_script_items;

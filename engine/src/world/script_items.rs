@@ -137,3 +137,6 @@ impl Overworld {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
