@@ -28,6 +28,7 @@ pub mod share;
 pub mod stack;
 pub mod storage;
 pub mod string_flood;
+pub mod string_table;
 pub mod ui;
 
 pub use clock::Clock;

@@ -22,15 +22,18 @@
 //! moved by [`SCAN_AFTER_NEW`] or more since the last scan, or every [`SCAN_EVERY_HOOKS`]
 //! firings regardless, so a mod that creates no strings pays almost nothing.
 //!
-//! Layout: the offsets below are those of vendored Lua 5.1.5 (mlua's `lua51` feature) on a
-//! 64-bit target. [`FloodGuard::new`] proves them on the live state before trusting them (a
-//! probe string is found in its bucket by its own hash, length and bytes); if the probe fails
-//! the state is refused (fail closed), so a changed layout cannot go unnoticed.
+//! Layout: the table is read raw by [`crate::string_table`] (the offsets of vendored Lua 5.1.5
+//! on a 64-bit target, with the safety argument). [`FloodGuard::new`] proves them on the live
+//! state before trusting them (a probe string is found in its bucket by its own hash, length
+//! and bytes); if the probe fails the state is refused (fail closed), so a changed layout
+//! cannot go unnoticed.
 
 use std::cell::Cell;
 use std::rc::Rc;
 
 use mlua::Lua;
+
+use crate::string_table::StringTable;
 
 /// `lua.max_string_collisions`: bytes one more string of a colliding group is compared against
 /// (counted only for a group of more than [`MAX_GROUP`] strings).
@@ -52,17 +55,6 @@ pub const SCAN_EVERY_HOOKS: u32 = 16;
 /// The error text (the limit's name first, as every quota error).
 pub const FLOOD_MESSAGE: &str = "lua.max_string_collisions: too many strings sharing one hash \
      (Lua 5.1 hashes a long string by about 32 of its characters); the mod is stopped";
-
-// Lua 5.1.5, 64-bit: `lua_State.l_G`, `global_State.strt.{hash,nuse,size}`,
-// `TString.tsv.{next,hash,len}` and the string bytes after the header.
-const L_G: usize = 32;
-const STRT_HASH: usize = 0;
-const STRT_NUSE: usize = 8;
-const STRT_SIZE: usize = 12;
-const TS_NEXT: usize = 0;
-const TS_HASH: usize = 12;
-const TS_LEN: usize = 16;
-const TS_BYTES: usize = 24;
 
 /// Lua 5.1's string hash (`luaS_newlstr`).
 pub fn lua51_hash(s: &[u8]) -> u32 {
@@ -88,8 +80,8 @@ pub struct Scan {
 
 /// The string-table watcher of one state (lives in the state's count hook).
 pub struct FloodGuard {
-    /// `global_State*` of the state (shared by all its coroutines; valid while it lives).
-    g: *const u8,
+    /// The state's string table (valid while the state lives).
+    table: StringTable,
     last_nuse: Cell<u32>,
     hooks: Cell<u32>,
     /// Set once the state is flooded; shared with the mod (`LuaMod::flooded`).
@@ -107,13 +99,8 @@ impl FloodGuard {
         }
         let probe: &[u8] = b"pallet string-table probe: the bytes past the sampled ones";
         let held = lua.create_string(probe)?;
-        // SAFETY: `raw.state()` is a live `lua_State*` of this state while the lock is held;
-        // `l_G` is its `global_State*`, valid for the state's lifetime.
-        let g = lua.exec_raw_lua(|raw| unsafe {
-            *((raw.state() as *const u8).add(L_G) as *const *const u8)
-        });
         let guard = FloodGuard {
-            g,
+            table: StringTable::of(lua),
             last_nuse: Cell::new(0),
             hooks: Cell::new(0),
             flooded: Rc::new(Cell::new(false)),
@@ -130,44 +117,23 @@ impl FloodGuard {
         Ok(guard)
     }
 
-    /// `(nuse, size)` of the string table.
-    ///
-    /// # Safety
-    /// The state must be alive and paused (no string being interned).
-    unsafe fn counts(&self) -> (u32, usize) {
-        let nuse = *(self.g.add(STRT_NUSE) as *const u32);
-        let size = *(self.g.add(STRT_SIZE) as *const i32);
-        (nuse, usize::try_from(size).unwrap_or(0))
-    }
-
-    /// # Safety
-    /// As [`Self::counts`].
-    unsafe fn bucket(&self, i: usize) -> *const u8 {
-        let hash = *(self.g.add(STRT_HASH) as *const *const *const u8);
-        *hash.add(i)
-    }
-
     /// Is `bytes` interned in its bucket (the layout probe)?
     ///
     /// # Safety
-    /// As [`Self::counts`].
+    /// The state alive and paused ([`crate::string_table`]).
     unsafe fn find(&self, bytes: &[u8]) -> bool {
-        let (_, size) = self.counts();
+        let (_, size) = self.table.counts();
         if size == 0 || !size.is_power_of_two() {
             return false;
         }
         let h = lua51_hash(bytes);
-        let mut o = self.bucket(h as usize & (size - 1));
+        let mut o = self.table.first(h as usize & (size - 1));
         let mut hops = 0;
-        while !o.is_null() && hops < 1 << 20 {
-            let len = *(o.add(TS_LEN) as *const usize);
-            if *(o.add(TS_HASH) as *const u32) == h
-                && len == bytes.len()
-                && std::slice::from_raw_parts(o.add(TS_BYTES), len) == bytes
-            {
+        while let Some(s) = o.filter(|_| hops < 1 << 20) {
+            if s.hash() == h && s.byte_len() == bytes.len() && s.bytes() == bytes {
                 return true;
             }
-            o = *(o.add(TS_NEXT) as *const *const u8);
+            o = s.next();
             hops += 1;
         }
         false
@@ -176,26 +142,26 @@ impl FloodGuard {
     /// Walk the whole table: the worst collision work of any bucket.
     ///
     /// # Safety
-    /// As [`Self::counts`].
+    /// As [`Self::find`].
     pub unsafe fn scan(&self) -> Scan {
-        let (nuse, size) = self.counts();
+        let (nuse, size) = self.table.counts();
         self.last_nuse.set(nuse);
         self.hooks.set(0);
         let mut worst = 0usize;
         let mut walked = size;
         let mut groups = self.groups.borrow_mut();
         for i in 0..size {
-            let mut o = self.bucket(i);
-            if o.is_null() || (*(o.add(TS_NEXT) as *const *const u8)).is_null() {
-                walked += usize::from(!o.is_null());
-                continue;
-            }
+            let first = self.table.first(i);
+            let mut o = match first {
+                Some(s) if s.next().is_some() => Some(s),
+                _ => {
+                    walked += usize::from(first.is_some());
+                    continue;
+                }
+            };
             groups.clear();
-            while !o.is_null() {
-                groups.push((
-                    *(o.add(TS_HASH) as *const u32),
-                    *(o.add(TS_LEN) as *const usize),
-                ));
+            while let Some(s) = o {
+                groups.push((s.hash(), s.byte_len()));
                 if groups.len() > MAX_CHAIN {
                     // The chain alone is the flood; no need to walk the rest of it.
                     return Scan {
@@ -203,7 +169,7 @@ impl FloodGuard {
                         walked: walked + groups.len(),
                     };
                 }
-                o = *(o.add(TS_NEXT) as *const *const u8);
+                o = s.next();
             }
             walked += groups.len();
             groups.sort_unstable();
@@ -229,7 +195,7 @@ impl FloodGuard {
         if self.flooded.get() {
             return Some((0, true));
         }
-        let (nuse, _) = self.counts();
+        let (nuse, _) = self.table.counts();
         let hooks = self.hooks.get() + 1;
         self.hooks.set(hooks);
         if nuse.abs_diff(self.last_nuse.get()) < SCAN_AFTER_NEW && hooks < SCAN_EVERY_HOOKS {
