@@ -6,7 +6,7 @@
 //! | [`record`] | the format-1 record, portable bytes (`PALLET-CHECKPOINT 1` + MessagePack), first-difference paths |
 //! | [`ops`] | `inspect` (lazy playthrough id), `capture`, `restore` (validate detached → rollback → rebuild → verify → `checkpoint.restored`) |
 //! | [`battle`] | the battle model (`runtime.battle`), the battle's safe boundary, the detached rebuild |
-//! | [`lend`] | the exclusive lending scope through which script handles reach a live game at a safe point; unsettled scopes (a battle round) that answer with their own refusal |
+//! | [`lend`] | what a script handle does with the game lent to it (`inspect`, `capture`, `restore`, `mod.save` kept in step) and the refusals outside a loan (an unsettled battle round's own); the lending slot itself is `crate::game::lend`, re-exported here |
 
 pub mod battle;
 pub mod lend;
