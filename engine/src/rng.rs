@@ -48,6 +48,43 @@ impl Rng {
     }
 }
 
+/// The checkpoint form of an [`Rng`]: `{state = "<16 lower-case hex digits>"}` (a string, as
+/// script numbers are `i64` and the state is a full `u64`), for `#[serde(with = "…")]`.
+pub(crate) mod hex {
+    use serde::{de::Error, Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::Rng;
+
+    #[derive(Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct RngRecord {
+        state: String,
+    }
+
+    pub fn serialize<S: Serializer>(rng: &Rng, s: S) -> Result<S::Ok, S::Error> {
+        RngRecord {
+            state: format!("{:016x}", rng.state()),
+        }
+        .serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Rng, D::Error> {
+        let r = RngRecord::deserialize(d)?;
+        let canonical = r.state.len() == 16
+            && r.state
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+        if !canonical {
+            return Err(D::Error::custom(
+                "rng.state must be 16 lower-case hex digits",
+            ));
+        }
+        u64::from_str_radix(&r.state, 16)
+            .map(Rng::from_state)
+            .map_err(D::Error::custom)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

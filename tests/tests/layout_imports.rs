@@ -43,7 +43,6 @@ const KNOWN_NESTED: &[(&str, &[&str])] = &[
             "battle::state",
         ],
     ),
-    ("engine", &["checkpoint::battle", "checkpoint::record"]),
     (
         "engine",
         &[

@@ -39,43 +39,8 @@ pub struct Checkpoint {
     pub runtime: RuntimeState,
     /// `{state = "<16 lower-case hex digits>"}`: a string, because script numbers are `i64`
     /// and the generator's state is a full `u64`.
-    #[serde(with = "rng_hex")]
+    #[serde(with = "crate::rng::hex")]
     pub rng: Rng,
-}
-
-pub(crate) mod rng_hex {
-    use serde::{de::Error, Deserialize, Deserializer, Serialize, Serializer};
-
-    use crate::rng::Rng;
-
-    #[derive(Serialize, Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct RngRecord {
-        state: String,
-    }
-
-    pub fn serialize<S: Serializer>(rng: &Rng, s: S) -> Result<S::Ok, S::Error> {
-        RngRecord {
-            state: format!("{:016x}", rng.state()),
-        }
-        .serialize(s)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Rng, D::Error> {
-        let r = RngRecord::deserialize(d)?;
-        let canonical = r.state.len() == 16
-            && r.state
-                .bytes()
-                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
-        if !canonical {
-            return Err(D::Error::custom(
-                "rng.state must be 16 lower-case hex digits",
-            ));
-        }
-        u64::from_str_radix(&r.state, 16)
-            .map(Rng::from_state)
-            .map_err(D::Error::custom)
-    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -75,7 +75,7 @@ pub struct BattleModel {
     /// Player party indices (0-based) that gained a level this battle, ascending.
     pub leveled_up: Vec<u8>,
     /// The battle's random source, `{state = "<16 hex digits>"}`.
-    #[serde(with = "super::record::rng_hex")]
+    #[serde(with = "crate::rng::hex")]
     pub rng: Rng,
     /// The cartridge's shared `wDamage` (Counter and Bide read it across rounds).
     pub last_damage: u16,
