@@ -53,7 +53,6 @@ const KNOWN_NESTED: &[(&str, &[&str])] = &[
         ],
     ),
     ("engine", &["datasets::contract", "datasets::generate"]),
-    ("engine", &["world::last_map", "world::map", "world::store"]),
     (
         "engine",
         &[

@@ -8,29 +8,14 @@
 //! With nothing recorded (a save made before the mod was added), the warp falls back to the
 //! first map in id order with a warp into this one, landing on that warp's cell.
 
+pub use super::map::{fallback, LAST_MAP};
 use super::map::{MapDef, WarpDef};
 use super::store::MapSet;
 use crate::save::OutdoorPoint;
 
-/// A warp target meaning "back to the outdoor map the player came from".
-pub const LAST_MAP: &str = "LAST_MAP";
-
 /// Does `def` have a `LAST_MAP` warp?
 pub fn has_last_map_warp(def: &MapDef) -> bool {
     def.warps.iter().any(|w| w.to == LAST_MAP)
-}
-
-/// The first warp (maps in id order) of another map leading into `id`: `(map, x, y)`.
-pub fn fallback<'a>(
-    maps: impl IntoIterator<Item = &'a MapDef>,
-    id: &str,
-) -> Option<(&'a str, u32, u32)> {
-    maps.into_iter().filter(|m| m.id != id).find_map(|m| {
-        m.warps
-            .iter()
-            .find(|w| w.to == id)
-            .map(|w| (m.id.as_str(), w.x, w.y))
-    })
 }
 
 /// The concrete warp a `LAST_MAP` warp `w` of map `here` takes: the recorded outdoor point

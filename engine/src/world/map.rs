@@ -329,9 +329,9 @@ impl MapDef {
         tilesets: &TilesetTable,
     ) -> Result<(), String> {
         for w in &self.warps {
-            if w.to == super::last_map::LAST_MAP {
+            if w.to == LAST_MAP {
                 // Decided at run time; the fallback (a map warping here) must exist.
-                if super::last_map::fallback(maps.values(), &self.id).is_none() {
+                if fallback(maps.values(), &self.id).is_none() {
                     return Err(format!(
                         "map {}: warp at ({}, {}) leads to LAST_MAP, but no map has a warp into {}",
                         self.id, w.x, w.y, self.id
@@ -361,4 +361,22 @@ impl MapDef {
         }
         Ok(())
     }
+}
+
+// ----- `LAST_MAP` warps (run time: `super::last_map`) -----
+
+/// A warp target meaning "back to the outdoor map the player came from".
+pub const LAST_MAP: &str = "LAST_MAP";
+
+/// The first warp (maps in id order) of another map leading into `id`: `(map, x, y)`.
+pub fn fallback<'a>(
+    maps: impl IntoIterator<Item = &'a MapDef>,
+    id: &str,
+) -> Option<(&'a str, u32, u32)> {
+    maps.into_iter().filter(|m| m.id != id).find_map(|m| {
+        m.warps
+            .iter()
+            .find(|w| w.to == id)
+            .map(|w| (m.id.as_str(), w.x, w.y))
+    })
 }
