@@ -43,15 +43,6 @@ const KNOWN_NESTED: &[(&str, &[&str])] = &[
             "battle::state",
         ],
     ),
-    (
-        "engine",
-        &[
-            "content::compile",
-            "content::removed",
-            "content::scripts",
-            "content::tables",
-        ],
-    ),
     ("engine", &["datasets::contract", "datasets::generate"]),
     (
         "engine",

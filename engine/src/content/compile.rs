@@ -5,53 +5,18 @@
 //! record, so the loader can roll that mod back and compile again.
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::sync::Arc;
 
 use pallet_api::content::{Content, Registry, BASE_OWNER};
 use pallet_api::value::from_value;
 use pallet_api::Value;
 
+pub use super::problems::{ContentProblem, Problems};
 use super::tables::{compile_dataset, dataset_modified};
 use super::trainers::{TrainerDef, TRAINERS};
 use crate::data::{gen1, Dataset};
 use crate::world::map::{EncounterSlot, EncounterTable, MapDef};
 use crate::world::{store, GameVersion, MapSet};
-
-/// One problem of the merged content, blamed on `owner` (`"base"`: nobody to roll back).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ContentProblem {
-    pub owner: String,
-    pub registry: String,
-    pub id: String,
-    pub message: String,
-}
-
-impl fmt::Display for ContentProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.message)
-    }
-}
-
-/// Problems collected during one compile.
-#[derive(Default, Debug)]
-pub struct Problems(pub Vec<ContentProblem>);
-
-impl Problems {
-    /// A problem with record `id` of `reg`, blamed on its last writer.
-    pub fn blame(&mut self, reg: &Registry, id: &str, message: String) {
-        let owner = reg.last_owner(id).unwrap_or(BASE_OWNER).to_owned();
-        let p = ContentProblem {
-            owner,
-            registry: reg.name().to_owned(),
-            id: id.to_owned(),
-            message,
-        };
-        if !self.0.contains(&p) {
-            self.0.push(p);
-        }
-    }
-}
 
 /// The tables a game plays: the embedded ones, or what the content mods made of them.
 #[derive(Clone, Debug)]

@@ -8,7 +8,7 @@
 use pallet_api::content::{Content, Registry};
 use pallet_api::Value;
 
-use super::compile::Problems;
+use super::problems::Problems;
 
 /// Base records of `reg` that the merged view no longer has.
 fn removed_ids(reg: &Registry) -> Vec<&str> {

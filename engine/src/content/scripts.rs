@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use pallet_api::content::{Content, BASE_OWNER};
 use pallet_api::Value;
 
-use super::compile::Problems;
+use super::problems::Problems;
 use crate::data::Dataset;
 use crate::world::base_scripts::base_registry;
 use crate::world::map_scripts::{Contribution, Handler, MapScriptRegistry};
@@ -276,7 +276,7 @@ pub fn compile_map_scripts(
     data: &Dataset,
     maps: &MapSet,
     problems: &mut Problems,
-    notes: &mut Vec<super::compile::ContentProblem>,
+    notes: &mut Vec<super::problems::ContentProblem>,
 ) -> MapScriptRegistry {
     let mut registry = base_registry();
     let Some(reg) = content.registry("map_scripts") else {
@@ -286,7 +286,7 @@ pub fn compile_map_scripts(
         if maps.get(map_id).is_none() && super::gen1_map_ids::is_cartridge_map(map_id) {
             // A map of the cartridge the embedded world lacks: its ops are still checked
             // below (a bad op fails the mod), and the scripts wait for a world that has it.
-            notes.push(super::compile::ContentProblem {
+            notes.push(super::problems::ContentProblem {
                 owner: reg.last_owner(map_id).unwrap_or(BASE_OWNER).to_owned(),
                 registry: "map_scripts".into(),
                 id: map_id.to_owned(),
@@ -313,7 +313,7 @@ pub fn compile_map_scripts(
                 ..Default::default()
             };
             let mut blame = |m: String| {
-                problems.0.push(super::compile::ContentProblem {
+                problems.0.push(super::problems::ContentProblem {
                     owner: owner.to_owned(),
                     registry: "map_scripts".into(),
                     id: map_id.to_owned(),

@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use pallet_api::content::{Content, Registry};
 use pallet_api::Value;
 
-use super::compile::Problems;
+use super::problems::Problems;
 use crate::data::{
     normalize_name, Dataset, DatasetParts, Evolution, EvolutionTrigger, GrowthRate, ItemData,
     ItemKind, MoveData, MoveEffect, MoveId, SpeciesData, Type,
