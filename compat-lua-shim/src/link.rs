@@ -1,7 +1,7 @@
 //! Lua functions on the buses: typed hook links (a `hooks:wrap` wrapper) and [`LuaListener`]
 //! (an `events:on` listener), so Lua and Rhai links sit in one chain ordered by the one rule.
 //!
-//! **`next` (the Lua engine's rules, reference §1.2).** The wrapper is called as
+//! **`next` (the Lua engine's rules).** The wrapper is called as
 //! `fn(next, a1, …, an)` with the hook's parameters in catalog order (nil holes kept: the
 //! argument count is the hook's arity). `next()` with **zero** arguments continues with the
 //! current arguments; `next(…)` with one or more (explicit nils count) replaces them for

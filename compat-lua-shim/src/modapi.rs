@@ -1,4 +1,5 @@
-//! The legacy `mod` object (reference §2.5), over Pallet's buses, services and facades.
+//! The legacy `mod` object (docs/modding-lua.md, "The `mod` object"), over Pallet's buses,
+//! services and facades.
 //!
 //! `mod` is a plain table (legacy mods keep their own fields on it); its services are
 //! **handle tables** ([`crate::handles`]: `type(mod.hooks) == "table"`, methods called with `:`)

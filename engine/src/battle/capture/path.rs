@@ -1,5 +1,5 @@
 //! The capture path on the battle: lending the capture store, the throw (`throw_ball`), the
-//! guarded `catch.rate` site, `store_caught_mon` (reference §6.1), the RFC 0018
+//! guarded `catch.rate` site, `store_caught_mon` (the Lua engine's `storeCaughtMon`), the RFC 0018
 //! `catch.party_full` seam, and the detached views built for hook contexts and payloads.
 
 use pallet_api::catalog::common::{BattleInfo, BattleKind as ApiBattleKind, GameInfo};
@@ -162,7 +162,7 @@ impl<R: BattleRng> Battle<R> {
         mon
     }
 
-    /// Reference §6.1 `storeCaughtMon`: Pokédex, party or box (or a mod's custody),
+    /// The Lua engine's `storeCaughtMon`: Pokédex, party or box (or a mod's custody),
     /// `pokemon.caught`, result "caught".
     pub(crate) fn store_caught_mon(&mut self, rt: &Runtime, ball: Ball) {
         let mut mon = self.caught_mon();
