@@ -15,3 +15,4 @@ pub mod rng;
 pub mod save;
 pub mod world;
 pub mod world_facade;
+pub mod world_reads;

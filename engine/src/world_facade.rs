@@ -7,8 +7,9 @@
 //! signal): its arguments are validated (unknown ids get a did-you-mean), it is refused with a
 //! stable reason at an unsafe moment, and what it returns is a copy — never a handle on live
 //! state. Outside a safe point (a hook or event dispatched mid-tick) there is no game to act
-//! on, and the call is refused the way `checkpoints` refuses it: `"a battle is already
-//! running"` inside a battle round, else `"world is busy"`.
+//! on: the reads (`current`, `map_overview`, `get_flag`) answer from the engine's published
+//! copies ([`crate::world_reads`]), and every other method is refused the way `checkpoints`
+//! refuses it: `"a battle is already running"` inside a battle round, else `"world is busy"`.
 
 use std::collections::BTreeMap;
 
@@ -50,7 +51,8 @@ fn fail(reason: &'static str, message: impl Into<String>) -> WorldFailure {
 pub fn call_lent(method: &str, args: &[Value]) -> Result<Value, WorldFailure> {
     with_lent(|lent| match lent {
         Some(l) => call(l.game, method, args),
-        None => Err(outside_safe_point()),
+        // Mid-tick: the reads answer from the engine's published copies; writes are refused.
+        None => crate::world_reads::read(method, args).unwrap_or_else(|| Err(outside_safe_point())),
     })
 }
 
@@ -63,8 +65,8 @@ pub fn outside_safe_point() -> WorldFailure {
         ),
         None => fail(
             WORLD_BUSY,
-            "the world acts only at safe points (game.ready, a signal between ticks); \
-             not from inside a hook or event dispatched mid-tick",
+            "the world acts only at safe points (game.ready, core.update, a signal between \
+             ticks); from a hook or event dispatched mid-tick it only reads",
         ),
     }
 }
@@ -163,20 +165,35 @@ fn current(game: &Game) -> Result<Value, WorldFailure> {
     need_overworld(game)?;
     let ow = game.overworld().expect("checked");
     let p = ow.player();
-    Ok(Value::map([
-        ("mapId", Value::from(ow.map_id())),
-        ("x", Value::Int(p.x.into())),
-        ("y", Value::Int(p.y.into())),
-        ("facing", Value::from(p.facing.as_str())),
-        ("surfing", Value::Bool(p.surfing)),
-    ]))
+    Ok(position_value(ow.map_id(), p.x, p.y, p.facing, p.surfing))
+}
+
+/// The `current()` record (shared with the mid-tick view, [`crate::world_reads`]).
+pub(crate) fn position_value(
+    map_id: &str,
+    x: u32,
+    y: u32,
+    facing: Direction,
+    surfing: bool,
+) -> Value {
+    Value::map([
+        ("mapId", Value::from(map_id)),
+        ("x", Value::Int(x.into())),
+        ("y", Value::Int(y.into())),
+        ("facing", Value::from(facing.as_str())),
+        ("surfing", Value::Bool(surfing)),
+    ])
 }
 
 /// `map_overview()` → `{mapId, width, height, rows, markers}`: one string per cell row (`+`
 /// warp, `~` water, `.` walkable, space blocked) and `{kind = "warp", x, y}` markers.
 fn map_overview(game: &Game) -> Result<Value, WorldFailure> {
     need_overworld(game)?;
-    let ow = game.overworld().expect("checked");
+    Ok(overview_of(game.overworld().expect("checked")))
+}
+
+/// The overview of `ow`'s active map (shared with the mid-tick view).
+pub(crate) fn overview_of(ow: &crate::world::Overworld) -> Value {
     let map = ow.map();
     let def = map.def();
     let (w, h) = (def.cell_width(), def.cell_height());
@@ -209,18 +226,23 @@ fn map_overview(game: &Game) -> Result<Value, WorldFailure> {
             ])
         })
         .collect();
-    Ok(Value::map([
+    Value::map([
         ("mapId", Value::from(def.id.as_str())),
         ("width", Value::Int(w.into())),
         ("height", Value::Int(h.into())),
         ("rows", Value::List(rows)),
         ("markers", Value::List(markers)),
-    ]))
+    ])
 }
 
 fn get_flag(game: &Game, name: &Value) -> Result<Value, WorldFailure> {
-    let name = string_arg(name, INVALID_FLAG, "flag name")?;
+    let name = flag_name(name)?;
     Ok(Value::Bool(game.flag(name)))
+}
+
+/// A flag-name argument, validated.
+pub(crate) fn flag_name(v: &Value) -> Result<&str, WorldFailure> {
+    string_arg(v, INVALID_FLAG, "flag name")
 }
 
 // ----- actions -------------------------------------------------------------------------------

@@ -61,7 +61,7 @@ pub const METHOD_DOCS: &[MethodDoc] = &[
     ("Content", "ids", 1, &["registry"], "array", "Every id of `registry`, sorted."),
     ("Content", "each", 1, &["registry"], "map", "Every record of `registry` by id."),
     ("World", "active_block_at", 3, &["map_id", "block_x", "block_y"], "int", "RFC 0013: the live block id at (`block_x`, `block_y`) of the active map `map_id`; throws `\"map is not active\"` otherwise."),
-    ("World", "current", 0, &[], "map", "The player's position, a copy: `#{mapId, x, y, facing, surfing}`. Throws `\"no overworld\"` without one; like every `world` action, `\"world is busy\"` outside a safe point (game.ready, a signal)."),
+    ("World", "current", 0, &[], "map", "The player's position, a copy: `#{mapId, x, y, facing, surfing}`. Throws `\"no overworld\"` without one. Answers from any hook or event (mid-tick: the engine's published copy); the writes throw `\"world is busy\"` outside a safe point (game.ready, core.update, a signal)."),
     ("World", "map_overview", 0, &[], "map", "A fresh snapshot of the active map: `#{mapId, width, height, rows, markers}` (`+` warp, `~` water, `.` walkable, space blocked)."),
     ("World", "replace_block", 3, &["block_x", "block_y", "block"], "bool", "Replace one block of the active map (runtime only; emits `world.block_replaced`)."),
     ("World", "queue_script", 1, &["rows"], "bool", "Queue a script (rows as data, e.g. `#{cmd: \"say\", literal: \"Hi\"}`); throws `\"a script is already running\"`."),
