@@ -52,7 +52,6 @@ impl Game {
             });
             return;
         }
-        #[cfg(feature = "hook-sites")]
         crate::world_reads::publish(self);
         self.step_tick(input);
     }

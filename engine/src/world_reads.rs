@@ -61,6 +61,7 @@ fn publish_all(game: &Game) {
         if view.flags != game.save.flags {
             view.flags.clone_from(&game.save.flags);
         }
+        crate::game_view::publish(game);
         match game.overworld() {
             Some(ow) => place(view, ow, false),
             None => {
