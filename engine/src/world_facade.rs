@@ -42,6 +42,7 @@ pub const INVALID_BLOCK: &str = "invalid block";
 pub const UNKNOWN_METHOD: &str = "unknown method";
 pub const UNKNOWN_OBJECT: &str = "unknown object";
 pub const BAD_VISIBLE: &str = "visible must be a boolean";
+pub const UNKNOWN_TERRAIN: &str = "unknown terrain";
 
 fn fail(reason: &'static str, message: impl Into<String>) -> WorldFailure {
     WorldFailure::new(reason, message)
@@ -80,6 +81,7 @@ pub fn call(game: &mut Game, method: &str, args: &[Value]) -> Result<Value, Worl
         "replace_block" => replace_block(game, arg(0), arg(1), arg(2)),
         "queue_script" => queue_script(game, arg(0)),
         "get_flag" => get_flag(game, arg(0)),
+        "effective_encounters" => effective_encounters(game, arg(0), arg(1)),
         "set_flag" => set_flag(game, arg(0), arg(1)),
         "spawn_npc" => spawn_npc(game, arg(0), arg(1)),
         "remove_npc" => remove_npc(game, arg(0)),
@@ -243,6 +245,78 @@ fn get_flag(game: &Game, name: &Value) -> Result<Value, WorldFailure> {
 /// A flag-name argument, validated.
 pub(crate) fn flag_name(v: &Value) -> Result<&str, WorldFailure> {
     string_arg(v, INVALID_FLAG, "flag name")
+}
+
+/// `effective_encounters(mapId, terrain = "grass")` → `{chance, dist}`: the wild table a step
+/// on `mapId` would roll on now, after the `encounter.table` chain (raised with `ctx.preview =
+/// true`; nothing is rolled, no randomness drawn). `chance` is the per-step rate out of 256,
+/// `dist` the slots in roll order `{species, level, weight}` (weight out of 256, Gen 1's slot
+/// odds; a table with fewer than ten slots folds the rest into its last). Terrain `"grass"`
+/// and `"indoor"` (caves roll the same table) preview the map's table; `"water"` answers
+/// `{chance = 0, dist = {}}` (Pallet has no water encounters).
+fn effective_encounters(
+    game: &Game,
+    map_id: &Value,
+    terrain: &Value,
+) -> Result<Value, WorldFailure> {
+    use crate::world::encounters::SLOT_LIMITS;
+    let map_id = string_arg(map_id, UNKNOWN_MAP, "map id")?;
+    let Some(def) = game.maps().get(map_id) else {
+        return Err(fail(
+            UNKNOWN_MAP,
+            format!(
+                "unknown map {map_id:?}{}",
+                did_you_mean(map_id, game.maps().maps.keys().map(String::as_str))
+            ),
+        ));
+    };
+    let terrain = match terrain {
+        Value::Nil => "grass",
+        Value::Str(t) if matches!(t.as_str(), "grass" | "indoor" | "water") => t.as_str(),
+        other => {
+            return Err(fail(
+                UNKNOWN_TERRAIN,
+                format!("terrain must be \"grass\", \"water\" or \"indoor\", got {other:?}"),
+            ))
+        }
+    };
+    let empty = || Value::map([("chance", Value::Int(0)), ("dist", Value::List(Vec::new()))]);
+    if terrain == "water" {
+        return Ok(empty());
+    }
+    let table = crate::world::encounter_table(
+        &game.rt,
+        game.data(),
+        &def.id,
+        None,
+        def.encounters.as_ref(),
+    );
+    let Some(table) = table.filter(|t| !t.grass.is_empty()) else {
+        return Ok(empty());
+    };
+    let mut weights = vec![0i64; table.grass.len()];
+    let mut below = 0i64;
+    for (i, &limit) in SLOT_LIMITS.iter().enumerate() {
+        let top = i64::from(limit) + 1;
+        weights[i.min(table.grass.len() - 1)] += top - below;
+        below = top;
+    }
+    let dist = table
+        .grass
+        .iter()
+        .zip(weights)
+        .map(|(s, w)| {
+            Value::map([
+                ("species", Value::from(s.species.as_str())),
+                ("level", Value::Int(s.level.into())),
+                ("weight", Value::Int(w)),
+            ])
+        })
+        .collect();
+    Ok(Value::map([
+        ("chance", Value::Int(table.grass_rate.into())),
+        ("dist", Value::List(dist)),
+    ]))
 }
 
 // ----- actions -------------------------------------------------------------------------------

@@ -614,7 +614,7 @@ impl Overworld {
                 ctx.rt,
                 ctx.data,
                 self.map.id(),
-                (m.to_x, m.to_y),
+                Some((m.to_x, m.to_y)),
                 self.map.def().encounters.as_ref(),
             );
             let encounter = match table.as_deref() {

@@ -66,6 +66,8 @@ pub const METHOD_DOCS: &[MethodDoc] = &[
     ("World", "replace_block", 3, &["block_x", "block_y", "block"], "bool", "Replace one block of the active map (runtime only; emits `world.block_replaced`)."),
     ("World", "queue_script", 1, &["rows"], "bool", "Queue a script (rows as data, e.g. `#{cmd: \"say\", literal: \"Hi\"}`); throws `\"a script is already running\"`."),
     ("World", "get_flag", 1, &["name"], "bool", "Is event flag `name` set?"),
+    ("World", "effective_encounters", 1, &["map_id"], "map", "The grass table a step on `map_id` would roll on now, after `encounter.table` (raised with `ctx.preview = true`; nothing rolled): `#{chance, dist}`, `chance` out of 256, `dist` the slots `#{species, level, weight}` (weight out of 256)."),
+    ("World", "effective_encounters", 2, &["map_id", "terrain"], "map", "As above for `terrain` `\"grass\"`, `\"indoor\"` (the same table) or `\"water\"` (`#{chance: 0, dist: []}`: Pallet has no water encounters)."),
     ("World", "set_flag", 1, &["name"], "bool", "Set event flag `name` (emits `flag.changed` on a change)."),
     ("World", "set_flag", 2, &["name", "value"], "bool", "Set or clear event flag `name` (emits `flag.changed` on a change)."),
     ("World", "spawn_npc", 2, &["map_id", "def"], "string", "Place a runtime NPC `#{name, x, y, facing, text}` on the active map `map_id` (not saved); returns its id."),
