@@ -1,7 +1,8 @@
 //! `pokemon.evolved` (issue 17) in Rhai and Lua: its payload for an evolution by level (a
 //! RARE CANDY in the field) and by stone (a MOON STONE), and its moment relative to its
-//! neighbour: after the `evolution.check` hook agreed, with the change already made (the
-//! payload's `mon` is the evolved mon).
+//! neighbours: after the `evolution.check` hook agreed, with the change already made (the
+//! payload's `mon` is the evolved mon), and after `battle.ended` for an evolution a battle's
+//! level-up brought.
 
 mod lua_support;
 
@@ -78,4 +79,52 @@ fn lua_pokemon_evolved_payload_and_order() {
     let env = load(&[], vec![lua_mod("evo", LUA)]);
     env.assert_loaded("evo");
     assert_eq!(run(&env), expected());
+}
+
+/// After a battle: `battle.ended` first, then (in the overworld, once the evolution's
+/// animation has played) `pokemon.evolved` — the cartridge evolves after the battle.
+#[test]
+fn pokemon_evolved_follows_battle_ended() {
+    use pallet_engine::battle::Action;
+    use pallet_engine::data::gen1;
+    use pallet_engine::game::Mode;
+    use pallet_engine::pokemon::stats::exp_for_level;
+    use pallet_engine::pokemon::{Dvs, Pokemon};
+    use pallet_engine::save::MonRecord;
+    let rhai = r#"
+events.on("battle.ended", |p| log.info(`battle.ended ${p.result}`));
+events.on("pokemon.evolved", |p| log.info(`evolved ${p.fromSpecies} -> ${p.toSpecies} via ${p.via}`));
+"#;
+    let lua = r#"return function(mod)
+  mod.events:on("battle.ended", function(p) mod.log:info("battle.ended %s", p.result) end)
+  mod.events:on("pokemon.evolved", function(p) mod.log:info("evolved %s -> %s via %s", p.fromSpecies, p.toSpecies, p.via) end)
+end"#;
+    for env in [
+        load(&[], vec![rhai_mod("evo", rhai)]),
+        load(&[], vec![lua_mod("evo", lua)]),
+    ] {
+        env.assert_loaded("evo");
+        let data = gen1();
+        let species = data.species_by_name("RATTATA").unwrap();
+        let mut m = Pokemon::new(data, species, 19, Dvs::uniform(15));
+        m.exp = exp_for_level(data.species(species).growth, 20) - 1;
+        m.ot_name = "RED".into();
+        let mut game = Game::new_game(GameVersion::Red, 3, Rc::clone(&env.rt)).unwrap();
+        game.save.party = vec![MonRecord::from_pokemon(&m, data).unwrap()];
+        game.start_wild_battle("MAGIKARP", 2).unwrap();
+        env.feed();
+        for _ in 0..20 {
+            if game.mode != Mode::Battle {
+                break;
+            }
+            game.battle_choose(Action::Move(0)).unwrap();
+        }
+        assert_eq!(game.mode, Mode::Overworld);
+        close_texts(&mut game);
+        assert_eq!(game.save.party[0].species, "RATICATE");
+        assert_eq!(
+            unprefixed(&env.feed()),
+            ["battle.ended win", "evolved RATTATA -> RATICATE via level"]
+        );
+    }
 }
