@@ -163,3 +163,29 @@ end"#,
         ]
     );
 }
+
+/// A wrapper that reads `game` only through constant keys (`game.save.money`) gets the
+/// argument filtered to those paths (`crate::reads`); the view still answers `save`.
+#[test]
+fn a_filtered_game_argument_still_reads_the_save() {
+    pallet_engine::game_view::clear();
+    let probe = lua_mod(
+        "probe",
+        r#"return function(mod)
+  local told = false
+  mod.hooks:wrap("core.update", function(next, game, dt)
+    if not told then
+      told = true
+      mod.log:info("money=%s version=%s", tostring(game.save.money), tostring(game.version))
+    end
+    return next()
+  end)
+end"#,
+    );
+    let env = load(&[], vec![probe]);
+    env.assert_loaded("probe");
+    let mut game = Game::new_game(GameVersion::Red, 3, Rc::clone(&env.rt)).unwrap();
+    env.feed();
+    game.step(Input::None);
+    assert_eq!(unprefixed(&env.feed()), ["money=3000 version=red"]);
+}
