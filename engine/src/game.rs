@@ -10,6 +10,8 @@ use std::rc::Rc;
 // game's parts.
 #[path = "game_battle.rs"]
 mod battle_mode;
+#[path = "game_evolution.rs"]
+mod evolution_io;
 #[path = "game_hooks.rs"]
 mod hooks_io;
 #[path = "game_items.rs"]
@@ -81,6 +83,8 @@ pub struct Game {
     trainers: &'static [TrainerDef],
     /// `(mod id, version)` of the content mods that shaped this game's tables.
     content_mods: Vec<(String, String)>,
+    /// Level evolutions queued for their animation (B cancels; `game_evolution.rs`).
+    evolving: std::collections::VecDeque<evolution_io::Pending>,
 }
 
 /// Split borrows of a game's parts into the overworld's per-tick context.
@@ -143,6 +147,7 @@ impl Game {
             data: crate::data::gen1(),
             trainers: TRAINERS,
             content_mods: Vec::new(),
+            evolving: std::collections::VecDeque::new(),
         })
     }
 
@@ -319,6 +324,9 @@ impl Game {
         match self.mode {
             Mode::Title => {}
             Mode::Overworld => {
+                if self.evolution_tick(input) {
+                    return;
+                }
                 let feed_from = self.feed.len();
                 let (encounter, gifts) = {
                     world_ctx!(self, ow, ctx);
@@ -448,7 +456,11 @@ impl Game {
     pub fn busy(&self) -> Option<BusyState> {
         match self.mode {
             Mode::Title => None,
-            Mode::Overworld => self.overworld.as_ref().and_then(Overworld::busy),
+            Mode::Overworld => match self.overworld.as_ref().and_then(Overworld::busy) {
+                // An evolution waits or plays on top of the overworld.
+                None if !self.evolving.is_empty() => Some(BusyState::Screen),
+                b => b,
+            },
             // The battle screen is on top of the overworld.
             Mode::Battle => Some(BusyState::Screen),
         }

@@ -6,6 +6,7 @@ pub mod content;
 pub mod data;
 pub mod datasets;
 pub mod game;
+pub mod game_view;
 pub mod items;
 // Generated tables (tools/gen-data); reached through `data`. Not formatted: regenerated verbatim.
 #[rustfmt::skip]
@@ -15,3 +16,4 @@ pub mod rng;
 pub mod save;
 pub mod world;
 pub mod world_facade;
+pub mod world_reads;

@@ -366,6 +366,10 @@ impl<R: BattleRng> Battle<R> {
                     self.finish_if_decided(rt);
                     return;
                 }
+                // A catch's EXP award waits at a learn prompt; its answer ends the battle.
+                if self.phase == Phase::Prompt {
+                    return;
+                }
             }
             _ => {}
         }

@@ -48,6 +48,7 @@ pub use map::{MapDef, WarpDef};
 pub use overworld::{BusyState, Overworld, WorldCtx};
 pub use presentation::PresentationRow;
 pub use script::ScriptRow;
+pub(crate) use sites_hooks::encounter_table;
 pub use store::MapSet;
 pub use types::{Direction, GameVersion, Input};
 
