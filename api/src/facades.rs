@@ -116,6 +116,7 @@ pub const WORLD_METHODS: &[(&str, &str)] = &[
     ("queue_script", "queueScript"),
     ("get_flag", "getFlag"),
     ("set_flag", "setFlag"),
+    ("effective_encounters", "effectiveEncounters"),
     ("spawn_npc", "spawnNpc"),
     ("remove_npc", "removeNpc"),
     ("toggle_object", "toggleObject"),

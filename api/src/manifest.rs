@@ -1,4 +1,4 @@
-//! `manifest.json` parsing: the Lua engine's api 1 and api 2 fields (reference §2.1), unknown
+//! `manifest.json` parsing: the Lua engine's api 1 and api 2 fields (2 a superset of 1), unknown
 //! fields tolerated, plus `capabilities` for Rhai mods.
 //!
 //! Required fields and malformed values are always errors. *Vocabulary* violations (an unknown

@@ -78,7 +78,7 @@ reason_enum! {
 }
 
 reason_enum! {
-    /// Checkpoint refusal reasons and failure codes (RFC 0004; reference §4).
+    /// Checkpoint refusal reasons and failure codes (RFC 0004/0005).
     pub enum CheckpointCode {
         NotInPlaythrough => "not_in_playthrough",
         NotOverworld => "not_overworld",
@@ -136,7 +136,7 @@ reason_enum! {
 }
 
 reason_enum! {
-    /// `mod.storage` codes (reference §2.5), kept for the storage facade.
+    /// `mod.storage` codes (the Lua engine's), kept for the storage facade.
     pub enum StorageCode {
         NotInPlaythrough => "not_in_playthrough",
         InvalidKey => "invalid_key",

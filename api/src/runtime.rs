@@ -86,6 +86,15 @@ impl Runtime {
         self.hooks.wants_any(&set.hooks) || self.events.wants_any(&set.events)
     }
 
+    /// Is anything subscribed to any hook or event at all? Four words per bus, no
+    /// allocation: the gate for work done only so that script code can run (the engine's
+    /// mid-tick read view of the world).
+    #[inline(always)]
+    pub fn wants_anything(&self) -> bool {
+        const ALL: [u64; crate::bitset::WORDS] = [u64::MAX; crate::bitset::WORDS];
+        self.hooks.wants_any(&ALL) || self.events.wants_any(&ALL)
+    }
+
     /// Deliver `payload` to the listeners of `E`.
     #[inline(always)]
     pub fn emit<E: Event>(&self, payload: E::Payload) {

@@ -1,6 +1,6 @@
 //! The mod-visible contract of each catalog entry: result rules of the hooks not covered in
 //! `script_rules.rs`, and the field names every event payload shows scripts (the Lua engine's
-//! names, §1.6 of the reference).
+//! names).
 
 use pallet_api::catalog::common::*;
 use pallet_api::catalog::{self, events, hooks};

@@ -103,7 +103,7 @@ fn string_id(id: &LuaValue) -> Option<String> {
 
 impl UserData for ViewRegistry {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        // A non-string (or empty) id is simply absent: nil / false (reference §7.2).
+        // A non-string (or empty) id is simply absent: nil / false, as in the Lua engine.
         methods.add_method("get", |lua, this, id: LuaValue| {
             match string_id(&id).and_then(|id| this.view.get(&this.name, &id)) {
                 Some(v) => to_lua(lua, &v),

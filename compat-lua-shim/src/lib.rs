@@ -12,6 +12,7 @@ pub mod convert;
 pub mod datasets;
 pub mod errors;
 pub mod files;
+pub mod game_view;
 pub mod handles;
 pub mod host;
 pub mod limits;

@@ -1,7 +1,7 @@
 //! Lua functions on the buses: typed hook links (a `hooks:wrap` wrapper) and [`LuaListener`]
 //! (an `events:on` listener), so Lua and Rhai links sit in one chain ordered by the one rule.
 //!
-//! **`next` (the Lua engine's rules, reference §1.2).** The wrapper is called as
+//! **`next` (the Lua engine's rules).** The wrapper is called as
 //! `fn(next, a1, …, an)` with the hook's parameters in catalog order (nil holes kept: the
 //! argument count is the hook's arity). `next()` with **zero** arguments continues with the
 //! current arguments; `next(…)` with one or more (explicit nils count) replaces them for
@@ -48,7 +48,7 @@ use std::rc::Rc;
 
 use mlua::state::RawLua;
 use mlua::{
-    ffi, FromLua, FromLuaMulti, Function, IntoLuaMulti, Lua, MultiValue, Value as LuaValue,
+    ffi, FromLua, FromLuaMulti, Function, IntoLuaMulti, Lua, MultiValue, Table, Value as LuaValue,
 };
 use pallet_api::budget::{BUDGET_EXHAUSTED, DISPATCH_LIMIT};
 use pallet_api::catalog::hooks;
@@ -121,6 +121,9 @@ struct TypedLink<H> {
     next_read: bool,
     /// `ctx.applyShare` of the running `battle.exp_award` call ([`crate::share`]).
     share_fn: RefCell<Option<Function>>,
+    /// The `game` metatable ([`crate::game_view`]) and the `game` parameter's index, when the
+    /// hook has one and the wrapper may read it.
+    game_meta: Option<(Table, usize)>,
     _hook: PhantomData<fn() -> H>,
 }
 
@@ -171,6 +174,10 @@ where
         shared.clone(),
         &slow_next,
     )?;
+    let game_meta = match names.iter().position(|n| *n == "game") {
+        Some(j) if params_read & (1u64 << j.min(63)) != 0 => Some((crate::game_view::meta(m)?, j)),
+        _ => None,
+    };
     let link = TypedLink::<H> {
         refs,
         shared,
@@ -179,6 +186,7 @@ where
         params_only,
         next_read: reads.reads(0),
         share_fn: RefCell::new(None),
+        game_meta,
         _hook: PhantomData,
     };
     Ok(rt.wrap::<H, _>(&m.id, priority, move |next, args| link.call(next, args)))
@@ -341,6 +349,13 @@ where
                     raw.push(&handle)?;
                     ffi::lua_rawset(state, index);
                 }
+            }
+        }
+        if let Some((meta, pos)) = &self.game_meta {
+            let index = next_index + 1 + *pos as c_int;
+            if ffi::lua_type(state, index) == ffi::LUA_TTABLE {
+                raw.push(meta)?;
+                ffi::lua_setmetatable(state, index);
             }
         }
         if has_apply_share::<H>() {
@@ -585,6 +600,7 @@ pub struct LuaListener {
 
 impl ScriptListener for LuaListener {
     fn call(&self, payload: &Value) -> ListenerResult {
+        let payload_value = payload;
         let m = &*self.m;
         too_deep(m)?;
         let _frame = m.host.budget.enter(DISPATCH_LIMIT);
@@ -592,9 +608,23 @@ impl ScriptListener for LuaListener {
             let _unlimited = Unlimited::new(&m.lua, m.host.memory_limit.get());
             to_lua(&m.lua, payload)
         };
+        // A payload's `game` reads `save` / `data` on demand (`crate::game_view`).
+        let payload = payload.and_then(|p| {
+            if let (LuaValue::Table(t), Some(Value::Map(_))) = (&p, payload_game(payload_value)) {
+                if let Ok(LuaValue::Table(game)) = t.raw_get::<LuaValue>("game") {
+                    crate::game_view::attach(&self.m, &game)?;
+                }
+            }
+            Ok(p)
+        });
         let outcome = payload.and_then(|p| self.f.call::<()>(p));
         outcome.map_err(|e| m.failure(&e))
     }
+}
+
+/// The `game` field of an event payload, if it has one.
+fn payload_game(payload: &Value) -> Option<&Value> {
+    payload.as_map().and_then(|m| m.get("game"))
 }
 
 /// Refuse a call nested deeper than [`pallet_api::budget::MAX_NESTING`] script frames.

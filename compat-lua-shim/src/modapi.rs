@@ -1,4 +1,5 @@
-//! The legacy `mod` object (reference §2.5), over Pallet's buses, services and facades.
+//! The legacy `mod` object (docs/modding-lua.md, "The `mod` object"), over Pallet's buses,
+//! services and facades.
 //!
 //! `mod` is a plain table (legacy mods keep their own fields on it); its services are
 //! **handle tables** ([`crate::handles`]: `type(mod.hooks) == "table"`, methods called with `:`)
@@ -22,7 +23,8 @@
 //! | `mod:read(rel)`, `mod:list(prefix)` | the mod's own files (`nil, err` on failure) |
 //! | `checkpoints:inspect(game)`, `:capture(game)`, `:restore(game, cp)` | RFC 0004: capability table; checkpoint or `nil, code, message`; `true` or `false, code, message` (the engine lends the game at safe points; elsewhere `script_busy`) |
 //! | `storage:context/write/read/list/delete`, `assets:path/info/list` | [`crate::storage`]: a mod-private key/value store in the profile folder; the mod's own files by name (no bytes) |
-//! | `ui`, `input`, `commands`, `migrations`, `game`, … | **nil**: the engine does not provide them (yet), so feature probes take their fallback |
+//! | `game` | a read-only view: `game.save` (a copy of the save, re-read each time) and `game.data` (the merged content registries), see `crate::game_view` |
+//! | `ui`, `input`, `commands`, `migrations`, … | **nil**: the engine does not provide them (yet), so feature probes take their fallback |
 
 use std::rc::{Rc, Weak};
 
@@ -517,6 +519,7 @@ pub fn build(m: &Rc<LuaMod>, manifest: &Manifest, path: &str) -> mlua::Result<Ta
     // The patch sentinel (immutable userdata; crosses as the api's delete marker).
     api.raw_set("DELETE", crate::convert::DeleteSentinel)?;
     api.raw_set("exports", lua.create_table()?)?;
+    api.raw_set("game", crate::game_view::mod_game(m)?)?;
     use crate::handles::table_of;
     api.raw_set(
         "hooks",

@@ -42,7 +42,10 @@
 //!    drops fields of structs — so its metatable (the shared string one) sees the same value.
 //!    The one table the link replaces after the push, `ctx.rng` of hooks with
 //!    `CTX_RNG` (a marker turned into a userdata), is always pushed whole
-//!    (`crate::link`), so the marker is there to be found.
+//!    (`crate::link`), so the marker is there to be found. The `game` argument gets the
+//!    shared game-view metatable after the push (`crate::game_view`): its `__index` and
+//!    `__newindex` are host functions that answer only `save`/`data` (or raise), never hand the
+//!    table to Lua code, and see no field the filter dropped (`getmetatable` answers `false`).
 //! 3. *Nothing else can look at the register in between.* The only code that may run between
 //!    the two instructions is the host's own instruction-count hook; mods have no
 //!    `debug.getlocal` (see below). The compiler never uses the register of an active local as

@@ -1,4 +1,5 @@
-//! One hardened Lua 5.1 state per mod: the Lua engine's sandbox (reference §2.4) plus the
+//! One hardened Lua 5.1 state per mod: the Lua engine's sandbox (docs/modding-lua.md, "Sandbox
+//! and limits") plus the
 //! LuaJIT-dialect compat layer, an instruction budget and a memory limit.
 //!
 //! **Environment.** The state's globals *are* the mod's environment (`_G` is itself; one state

@@ -9,6 +9,7 @@ use std::rc::Rc;
 // Battles started from the overworld (the battle mode); a child module so it reaches the
 // game's parts.
 mod battle_mode;
+mod evolution_io;
 mod hooks_io;
 mod items_io;
 pub(crate) mod lend;
@@ -78,6 +79,8 @@ pub struct Game {
     trainers: &'static [TrainerDef],
     /// `(mod id, version)` of the content mods that shaped this game's tables.
     content_mods: Vec<(String, String)>,
+    /// Level evolutions queued for their animation (B cancels; `game/evolution_io.rs`).
+    evolving: std::collections::VecDeque<evolution_io::Pending>,
 }
 
 /// Split borrows of a game's parts into the overworld's per-tick context.
@@ -140,6 +143,7 @@ impl Game {
             data: crate::data::gen1(),
             trainers: TRAINERS,
             content_mods: Vec::new(),
+            evolving: std::collections::VecDeque::new(),
         })
     }
 
@@ -316,6 +320,9 @@ impl Game {
         match self.mode {
             Mode::Title => {}
             Mode::Overworld => {
+                if self.evolution_tick(input) {
+                    return;
+                }
                 let feed_from = self.feed.len();
                 let (encounter, gifts) = {
                     world_ctx!(self, ow, ctx);
@@ -445,7 +452,11 @@ impl Game {
     pub fn busy(&self) -> Option<BusyState> {
         match self.mode {
             Mode::Title => None,
-            Mode::Overworld => self.overworld.as_ref().and_then(Overworld::busy),
+            Mode::Overworld => match self.overworld.as_ref().and_then(Overworld::busy) {
+                // An evolution waits or plays on top of the overworld.
+                None if !self.evolving.is_empty() => Some(BusyState::Screen),
+                b => b,
+            },
             // The battle screen is on top of the overworld.
             Mode::Battle => Some(BusyState::Screen),
         }

@@ -7,8 +7,9 @@
 //! signal): its arguments are validated (unknown ids get a did-you-mean), it is refused with a
 //! stable reason at an unsafe moment, and what it returns is a copy — never a handle on live
 //! state. Outside a safe point (a hook or event dispatched mid-tick) there is no game to act
-//! on, and the call is refused the way `checkpoints` refuses it: `"a battle is already
-//! running"` inside a battle round, else `"world is busy"`.
+//! on: the reads (`current`, `map_overview`, `get_flag`) answer from the engine's published
+//! copies ([`crate::world_reads`]), and every other method is refused the way `checkpoints`
+//! refuses it: `"a battle is already running"` inside a battle round, else `"world is busy"`.
 
 use std::collections::BTreeMap;
 
@@ -41,6 +42,7 @@ pub const INVALID_BLOCK: &str = "invalid block";
 pub const UNKNOWN_METHOD: &str = "unknown method";
 pub const UNKNOWN_OBJECT: &str = "unknown object";
 pub const BAD_VISIBLE: &str = "visible must be a boolean";
+pub const UNKNOWN_TERRAIN: &str = "unknown terrain";
 
 fn fail(reason: &'static str, message: impl Into<String>) -> WorldFailure {
     WorldFailure::new(reason, message)
@@ -50,7 +52,8 @@ fn fail(reason: &'static str, message: impl Into<String>) -> WorldFailure {
 pub fn call_lent(method: &str, args: &[Value]) -> Result<Value, WorldFailure> {
     with_lent(|lent| match lent {
         Some(l) => call(l.game, method, args),
-        None => Err(outside_safe_point()),
+        // Mid-tick: the reads answer from the engine's published copies; writes are refused.
+        None => crate::world_reads::read(method, args).unwrap_or_else(|| Err(outside_safe_point())),
     })
 }
 
@@ -63,8 +66,8 @@ pub fn outside_safe_point() -> WorldFailure {
         ),
         None => fail(
             WORLD_BUSY,
-            "the world acts only at safe points (game.ready, a signal between ticks); \
-             not from inside a hook or event dispatched mid-tick",
+            "the world acts only at safe points (game.ready, core.update, a signal between \
+             ticks); from a hook or event dispatched mid-tick it only reads",
         ),
     }
 }
@@ -78,6 +81,7 @@ pub fn call(game: &mut Game, method: &str, args: &[Value]) -> Result<Value, Worl
         "replace_block" => replace_block(game, arg(0), arg(1), arg(2)),
         "queue_script" => queue_script(game, arg(0)),
         "get_flag" => get_flag(game, arg(0)),
+        "effective_encounters" => effective_encounters(game, arg(0), arg(1)),
         "set_flag" => set_flag(game, arg(0), arg(1)),
         "spawn_npc" => spawn_npc(game, arg(0), arg(1)),
         "remove_npc" => remove_npc(game, arg(0)),
@@ -163,20 +167,35 @@ fn current(game: &Game) -> Result<Value, WorldFailure> {
     need_overworld(game)?;
     let ow = game.overworld().expect("checked");
     let p = ow.player();
-    Ok(Value::map([
-        ("mapId", Value::from(ow.map_id())),
-        ("x", Value::Int(p.x.into())),
-        ("y", Value::Int(p.y.into())),
-        ("facing", Value::from(p.facing.as_str())),
-        ("surfing", Value::Bool(p.surfing)),
-    ]))
+    Ok(position_value(ow.map_id(), p.x, p.y, p.facing, p.surfing))
+}
+
+/// The `current()` record (shared with the mid-tick view, [`crate::world_reads`]).
+pub(crate) fn position_value(
+    map_id: &str,
+    x: u32,
+    y: u32,
+    facing: Direction,
+    surfing: bool,
+) -> Value {
+    Value::map([
+        ("mapId", Value::from(map_id)),
+        ("x", Value::Int(x.into())),
+        ("y", Value::Int(y.into())),
+        ("facing", Value::from(facing.as_str())),
+        ("surfing", Value::Bool(surfing)),
+    ])
 }
 
 /// `map_overview()` → `{mapId, width, height, rows, markers}`: one string per cell row (`+`
 /// warp, `~` water, `.` walkable, space blocked) and `{kind = "warp", x, y}` markers.
 fn map_overview(game: &Game) -> Result<Value, WorldFailure> {
     need_overworld(game)?;
-    let ow = game.overworld().expect("checked");
+    Ok(overview_of(game.overworld().expect("checked")))
+}
+
+/// The overview of `ow`'s active map (shared with the mid-tick view).
+pub(crate) fn overview_of(ow: &crate::world::Overworld) -> Value {
     let map = ow.map();
     let def = map.def();
     let (w, h) = (def.cell_width(), def.cell_height());
@@ -209,18 +228,95 @@ fn map_overview(game: &Game) -> Result<Value, WorldFailure> {
             ])
         })
         .collect();
-    Ok(Value::map([
+    Value::map([
         ("mapId", Value::from(def.id.as_str())),
         ("width", Value::Int(w.into())),
         ("height", Value::Int(h.into())),
         ("rows", Value::List(rows)),
         ("markers", Value::List(markers)),
-    ]))
+    ])
 }
 
 fn get_flag(game: &Game, name: &Value) -> Result<Value, WorldFailure> {
-    let name = string_arg(name, INVALID_FLAG, "flag name")?;
+    let name = flag_name(name)?;
     Ok(Value::Bool(game.flag(name)))
+}
+
+/// A flag-name argument, validated.
+pub(crate) fn flag_name(v: &Value) -> Result<&str, WorldFailure> {
+    string_arg(v, INVALID_FLAG, "flag name")
+}
+
+/// `effective_encounters(mapId, terrain = "grass")` → `{chance, dist}`: the wild table a step
+/// on `mapId` would roll on now, after the `encounter.table` chain (raised with `ctx.preview =
+/// true`; nothing is rolled, no randomness drawn). `chance` is the per-step rate out of 256,
+/// `dist` the slots in roll order `{species, level, weight}` (weight out of 256, Gen 1's slot
+/// odds; a table with fewer than ten slots folds the rest into its last). Terrain `"grass"`
+/// and `"indoor"` (caves roll the same table) preview the map's table; `"water"` answers
+/// `{chance = 0, dist = {}}` (Pallet has no water encounters).
+fn effective_encounters(
+    game: &Game,
+    map_id: &Value,
+    terrain: &Value,
+) -> Result<Value, WorldFailure> {
+    use crate::world::encounters::SLOT_LIMITS;
+    let map_id = string_arg(map_id, UNKNOWN_MAP, "map id")?;
+    let Some(def) = game.maps().get(map_id) else {
+        return Err(fail(
+            UNKNOWN_MAP,
+            format!(
+                "unknown map {map_id:?}{}",
+                did_you_mean(map_id, game.maps().maps.keys().map(String::as_str))
+            ),
+        ));
+    };
+    let terrain = match terrain {
+        Value::Nil => "grass",
+        Value::Str(t) if matches!(t.as_str(), "grass" | "indoor" | "water") => t.as_str(),
+        other => {
+            return Err(fail(
+                UNKNOWN_TERRAIN,
+                format!("terrain must be \"grass\", \"water\" or \"indoor\", got {other:?}"),
+            ))
+        }
+    };
+    let empty = || Value::map([("chance", Value::Int(0)), ("dist", Value::List(Vec::new()))]);
+    if terrain == "water" {
+        return Ok(empty());
+    }
+    let table = crate::world::encounter_table(
+        &game.rt,
+        game.data(),
+        &def.id,
+        None,
+        def.encounters.as_ref(),
+    );
+    let Some(table) = table.filter(|t| !t.grass.is_empty()) else {
+        return Ok(empty());
+    };
+    let mut weights = vec![0i64; table.grass.len()];
+    let mut below = 0i64;
+    for (i, &limit) in SLOT_LIMITS.iter().enumerate() {
+        let top = i64::from(limit) + 1;
+        weights[i.min(table.grass.len() - 1)] += top - below;
+        below = top;
+    }
+    let dist = table
+        .grass
+        .iter()
+        .zip(weights)
+        .map(|(s, w)| {
+            Value::map([
+                ("species", Value::from(s.species.as_str())),
+                ("level", Value::Int(s.level.into())),
+                ("weight", Value::Int(w)),
+            ])
+        })
+        .collect();
+    Ok(Value::map([
+        ("chance", Value::Int(table.grass_rate.into())),
+        ("dist", Value::List(dist)),
+    ]))
 }
 
 // ----- actions -------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 //! `pallet run`'s `signal` does), its effects on the live game and the events it raises, its
 //! validation (did-you-mean for unknown ids) and its refusals with the stable reasons — mid
 //! battle (`"a battle is already running"`), mid-script (`"a script is already running"` /
-//! `"world is busy"`) and from inside a mid-tick event (`"world is busy"`). One engine
+//! `"world is busy"`); from inside a mid-tick event the reads answer (the engine's copy). One engine
 //! implementation (`pallet_engine::world_facade`) serves both languages, so both transcripts
 //! must be identical.
 
@@ -190,7 +190,7 @@ fn tour(env: &Env) -> Vec<String> {
     let ow = game.overworld().unwrap();
     assert!(ow.map().def().npcs.iter().all(|n| n.name != "GUIDE"));
     assert_eq!(game.busy(), Some(BusyState::Script), "the tour script runs");
-    // Mid-tick (a `world.stepped` listener): refused, nothing changes.
+    // Mid-tick (a `world.stepped` listener): the read answers the cell just arrived on.
     settle(&mut game);
     env.feed();
     for _ in 0..8 {
@@ -243,7 +243,8 @@ fn expected() -> Vec<&'static str> {
         // The runner is busy: refused before the rows are read (a bad row alone: below).
         "queue_script bad !! a script is already running: another script is running",
         "spawn_npc busy !! world is busy: the overworld is busy (script_busy)",
-        "stepped current !! world is busy: the world acts only at safe points (game.ready, a signal between ticks); not from inside a hook or event dispatched mid-tick",
+        // Mid-tick (a `world.stepped` listener): reads answer from the engine's copy.
+        "stepped current -> [facing=down, mapId=REDS_HOUSE_1F, surfing=false, x=3, y=5]",
         "wild bad !! unknown species: unknown species \"RATATA\" (did you mean \"RATTATA\"?)",
         "wild -> true",
         "wild again !! a battle is already running: a battle is already running",
@@ -320,7 +321,7 @@ fn pallet_run_plays_the_world_tour() {
             "a typo: refused, unknown species: unknown species \"RATATA\" (did you mean \"RATTATA\"?)",
             "a wild RATTATA appears",
             "mid-battle: refused, a battle is already running",
-            "mid-tick (world.stepped): refused, world is busy",
+            "mid-tick (world.stepped): at REDS_HOUSE_1F (3,5) facing down; give_item refused, world is busy",
             "world.object_toggled: mom on REDS_HOUSE_1F visible=false",
             "map.reloaded: REDS_HOUSE_1F (toggle_object)",
             "leave: REDS_HOUSE_1F (3,5) facing down; the guide and MOM are gone, block (0,0) is now 2",

@@ -207,10 +207,10 @@ fn simultaneous_terminal_residual_blacks_out_in_both_descriptor_orders() {
 #[test]
 fn no_hook_native_double_faint_regression() {
     // No `battle.field_residual` subscriber (only the witness): EXPLOSION knocks both out. The
-    // native pipeline enters the enemy faint's EXP authority in both cases (RFC 0016 line 50,
-    // reference §5.6). With a reserve: EXP to the standing participant and the win. Without
-    // one: `battle.exp_award` runs with nobody standing (no `exp.gain`), then the player's
-    // blackout decides ("even when the battle was already won").
+    // native pipeline enters the enemy faint's EXP authority in both cases (RFC 0016's
+    // native-regression rule, the Lua engine's faint order). With a reserve: EXP to the standing
+    // participant and the win. Without one: `battle.exp_award` runs with nobody standing (no
+    // `exp.gain`), then the player's blackout decides ("even when the battle was already won").
     let mods = load_rhai(&[("witness", HOOKS, WITNESS)]);
     assert!(!mods.rt.wants_hook::<BattleFieldResidual>());
     let boom = || mon("GEODUDE", 20, &["EXPLOSION"], 60, 200);

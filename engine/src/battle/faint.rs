@@ -1,4 +1,4 @@
-//! The faint pipeline (reference §5.6): an idempotent faint queue per side, the player's and
+//! The faint pipeline (the Lua engine's): an idempotent faint queue per side, the player's and
 //! the enemy's faint routines, EXP among participants (the cartridge's `GainExperience`, through
 //! `battle.exp_award` and `exp.gain`), level-up with stat recompute and move learning
 //! (`pokemon.level_up`), trainer replacement and the SHIFT offer, wild "Use next POKéMON?",
@@ -21,8 +21,8 @@ impl<R: BattleRng> Battle<R> {
     /// Schedule every battler at 0 HP whose faint is not queued yet, then decide what the
     /// battle waits for. A simultaneous faint runs the player's faint, then the enemy's faint
     /// with its EXP authority (`battle.fainted`, `battle.exp_award`, `exp.gain` for every
-    /// healthy participant), then either the blackout (no healthy mon left: reference §5.6,
-    /// "even when the battle was already won") or the win / replacement.
+    /// healthy participant), then either the blackout (no healthy mon left, "even when the
+    /// battle was already won", as in the Lua engine) or the win / replacement.
     ///
     /// Idempotent: a faint already queued is not queued again, so the pipeline resumes by
     /// calling it again after a learn-move prompt (see `prompt`).

@@ -1,5 +1,5 @@
-//! RFC 0016 `battle.field_residual`: engine-owned end-of-round field damage (reference §5.3,
-//! §5.4). Gen 1 only.
+//! RFC 0016 `battle.field_residual`: engine-owned end-of-round field damage (see
+//! docs/modding-contracts.md, "Field residuals"). Gen 1 only.
 //!
 //! The site runs once per round of an undecided battle, after the status residuals and before
 //! the side/field token ticks and `battle.turn_ended` (`round.rs`, `end_of_round`). With no

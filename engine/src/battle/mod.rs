@@ -1,5 +1,5 @@
 //! Gen 1 battles: mechanics faithful to the cartridge (pret disassembly, Showdown's Gen 1
-//! research), the turn structure of reference-semantics §5, the faint pipeline, and an ordered
+//! research), the Lua engine's turn structure (docs/battles.md), the faint pipeline, and an ordered
 //! queue of presentation rows.
 //!
 //! - [`Battle`] is the state machine: [`Battle::needs_choice`] says who must act,

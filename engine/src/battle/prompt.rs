@@ -73,6 +73,9 @@ pub(crate) enum Resume {
     EndOfRound,
     /// The field-residual slot's faints: the rest of the end of the round.
     AfterFieldSlot,
+    /// A catch's EXP award (`battle.catch_exp`) stopped: store the caught mon thrown at with
+    /// this ball, and the battle ends caught.
+    FinishCatch(super::capture::Ball),
 }
 
 /// HM moves cannot be forgotten (`IsMoveHM`).
@@ -241,6 +244,7 @@ impl<R: BattleRng> Battle<R> {
             }
             Resume::EndOfRound => self.end_of_round(rt),
             Resume::AfterFieldSlot => self.end_of_round_after_field(rt),
+            Resume::FinishCatch(ball) => self.finish_catch(rt, ball),
         }
     }
 

@@ -1,6 +1,6 @@
 //! Rounds: the legal actions, the opening send-outs, switching, running, turn order (switches
 //! first, Quick Attack / Counter priority, Speed, a random tie), the Gen 1 residual right after
-//! each side's action (reference §5.2) and the end of the round (reference §5.3: status residual
+//! each side's action (as on the cartridge) and the end of the round (status residual
 //! sweep → RFC 0016 field residual slot → side/field token ticks → `battle.turn_ended`).
 
 use pallet_api::Runtime;
@@ -366,6 +366,10 @@ impl<R: BattleRng> Battle<R> {
                     self.finish_if_decided(rt);
                     return;
                 }
+                // A catch's EXP award waits at a learn prompt; its answer ends the battle.
+                if self.phase == Phase::Prompt {
+                    return;
+                }
             }
             _ => {}
         }
@@ -483,7 +487,7 @@ impl<R: BattleRng> Battle<R> {
         }
     }
 
-    /// `HandlePoisonBurnLeechSeed` for side `s`, right after its action (reference §5.2).
+    /// `HandlePoisonBurnLeechSeed` for side `s`, right after its action (Gen 1 residual timing).
     /// Returns true when `s`'s mon is at 0 HP afterwards (a self-KO counts too).
     pub(crate) fn residual(&mut self, s: Side) -> bool {
         let o = s.other();
@@ -530,7 +534,8 @@ impl<R: BattleRng> Battle<R> {
         dmg
     }
 
-    /// End of the round, reference §5.3.
+    /// End of the round: status residual sweep, the RFC 0016 field residual slot, side and field
+    /// token ticks, `battle.turn_ended`.
     #[inline(never)]
     pub(crate) fn end_of_round(&mut self, rt: &Runtime) {
         if self.result.is_some() {

@@ -9,7 +9,8 @@ use pallet_api::Value;
 
 use super::ops;
 pub use crate::game::lend::{
-    attach_mod_data, game_is_lent, lend, unsettled, unsettled_scope, with_lent, Lent,
+    attach_mod_data, attached_mod_data, game_is_lent, lend, unsettled, unsettled_scope, with_lent,
+    Lent,
 };
 
 /// The refusal of the innermost [`unsettled`] scope, when a handle runs inside one (and no

@@ -1,5 +1,5 @@
-//! Stable runtime checkpoints (RFC 0004; reference-semantics §4): the overworld kind and the
-//! battle kind (RFC 0005).
+//! Stable runtime checkpoints (RFC 0004; docs/modding-contracts.md, "Checkpoints"): the
+//! overworld kind and the battle kind (RFC 0005).
 //!
 //! | module | what |
 //! |---|---|

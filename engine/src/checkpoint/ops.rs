@@ -1,4 +1,5 @@
-//! `inspect`, `capture` and `restore` on a live [`Game`] (RFC 0004, reference §4.1–4.3).
+//! `inspect`, `capture` and `restore` on a live [`Game`] (RFC 0004; docs/modding-contracts.md,
+//! "Checkpoints").
 
 use std::cell::Cell;
 
@@ -90,7 +91,7 @@ fn derive_playthrough_id(game: &Game) -> Option<String> {
     Some(format!("pt-{h:016x}"))
 }
 
-/// Reference §4.1: the capability record, in the reference's check order. Allocates the
+/// `inspect`: the capability record, with its checks in the Lua engine's order. Allocates the
 /// playthrough id lazily once a topmost overworld with no open screen is established.
 pub fn inspect(game: &mut Game) -> Capability {
     if game.mode == Mode::Title {
@@ -170,7 +171,7 @@ fn require_capturable(game: &mut Game) -> Result<(), CheckpointFailure> {
     }
 }
 
-/// Reference §4.2: a detached, data-only format-1 checkpoint (overworld or battle kind).
+/// `capture`: a detached, data-only format-1 checkpoint (overworld or battle kind).
 ///
 /// A battle record is also validated as a restore would validate it, so a battle this engine
 /// cannot rebuild exactly fails here (`battle_state_invalid`) rather than on restore.
@@ -252,7 +253,7 @@ fn capture_settled(game: &Game) -> Result<Checkpoint, CheckpointFailure> {
     })
 }
 
-/// Reference §4.3 step 2 on a script value: root shape, format and kind are checked before
+/// Restore's validation step on a script value: root shape, format and kind are checked before
 /// the typed record is read, so their codes win over `invalid_checkpoint`.
 pub fn validate_value(game: &Game, v: &Value) -> Result<(Checkpoint, Prepared), CheckpointFailure> {
     let Value::Map(root) = v else {
@@ -312,7 +313,7 @@ fn needs_repair(game: &Game, save: &SaveData) -> bool {
     !report.is_empty() || copy != *save
 }
 
-/// Reference §4.3 step 2 on a typed record: everything short of live mutation. Returns the
+/// Restore's validation step on a typed record: everything short of live mutation. Returns the
 /// detached overworld (and battle) the restore will install.
 pub fn validate(game: &Game, cp: &Checkpoint) -> Result<Prepared, CheckpointFailure> {
     use CheckpointCode as C;
@@ -481,7 +482,7 @@ fn apply_and_verify(
     Err(path)
 }
 
-/// Reference §4.3: validate, take a rollback checkpoint, reconstruct, verify, emit.
+/// `restore`: validate, take a rollback checkpoint, reconstruct, verify, emit.
 pub fn restore(game: &mut Game, cp: &Checkpoint) -> Result<(), CheckpointFailure> {
     require_capturable(game)?;
     let prepared = validate(game, cp)?;

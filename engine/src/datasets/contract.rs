@@ -1,4 +1,4 @@
-//! The cache contract shared by the importer and the dataset service (reference §7.1): where a
+//! The cache contract shared by the importer and the dataset service (RFC 0015): where a
 //! version's cache lives, which files it must hold, what its completion marker says, and when
 //! it is ready. Pure: every filesystem access goes through the injected [`CacheFs`], and
 //! readiness reads the small marker file and file *sizes* only — never a semantic module.
@@ -33,7 +33,7 @@ pub const MARKER_FILE: &str = "dataset.complete";
 pub const MAX_MARKER_BYTES: u64 = 256;
 /// `format` field of every semantic module.
 pub const MODULE_FORMAT: &str = "pallet-dataset-v1";
-/// Per-module and aggregate size limits (reference §7.2).
+/// Per-module and aggregate size limits (the Lua engine's values: 8 MiB a module, 48 MiB in all).
 pub const MAX_MODULE_BYTES: u64 = 8 * 1024 * 1024;
 pub const MAX_AGGREGATE_BYTES: u64 = 48 * 1024 * 1024;
 /// Generated assets live below this relative prefix.

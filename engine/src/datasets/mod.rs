@@ -1,5 +1,6 @@
-//! Read-only imported dataset views (RFC 0015-views, reference §7): the cache contract, the
-//! importer, the bounded literal decoder and the `mod.datasets` service and facades.
+//! Read-only imported dataset views (RFC 0015-views; docs/modding-contracts.md, "Datasets"):
+//! the cache contract, the importer, the bounded literal decoder and the `mod.datasets` service
+//! and facades.
 //!
 //! | module | concern |
 //! |---|---|

@@ -1,4 +1,4 @@
-//! The dataset-view service (reference §7.2 `DatasetViews`): one per game, shared by every
+//! The dataset-view service (the Lua engine's `DatasetViews`): one per game, shared by every
 //! view facade, allocated on the first `open`.
 //!
 //! * `open` runs the contract's readiness check (marker + sizes) and decodes nothing. If an

@@ -30,12 +30,29 @@ impl Game {
                 game: self.hook_game_info(),
                 dt: 1,
             };
-            rt.call::<hooks::CoreUpdate>(args, |_| {
-                self.step_tick(input);
-                true
+            // A safe point: the links (mods' and the vanilla one that runs the tick) run with
+            // the game lent, so a link may call the `world` facade before or after `next`.
+            // Vanilla takes the game back out of the loan for the tick itself, so hooks and
+            // events raised inside the tick see no lent game (mid-tick: reads only).
+            crate::world_reads::publish(self);
+            super::lend::lend(self, None, || {
+                rt.call::<hooks::CoreUpdate>(args, |_| {
+                    super::lend::with_lent(|lent| match lent {
+                        Some(l) => l.game.step_tick(input),
+                        // Unreachable: the loan is only taken by a facade call, which does
+                        // not re-enter `core.update`; report rather than step a stale game.
+                        None => rt.log(
+                            pallet_api::Level::Error,
+                            None,
+                            "core.update: the tick ran outside its loan and was skipped".to_owned(),
+                        ),
+                    });
+                    true
+                })
             });
             return;
         }
+        crate::world_reads::publish(self);
         self.step_tick(input);
     }
 

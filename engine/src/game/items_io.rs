@@ -238,13 +238,15 @@ impl Game {
     }
 
     /// Evolve party `slot` if its data says so now (`via`, the stone `item`) and
-    /// `evolution.check` agrees: texts, the change, the Pokédex, `pokemon.evolved`.
+    /// `evolution.check` agrees. A stone's evolution happens at once (the cartridge forces
+    /// it); a level evolution is queued for its animation, which B cancels
+    /// ([`super::evolution_io`]). Returns whether it happens (or was queued).
     fn try_evolve(&mut self, slot: usize, via: Via, item: Option<&str>) -> bool {
         let data = self.data;
-        let Ok(mut party) = self.save.party_mons(data) else {
+        let Ok(party) = self.save.party_mons(data) else {
             return false;
         };
-        let Some(mon) = party.get_mut(slot) else {
+        let Some(mon) = party.as_slice().get(slot) else {
             return false;
         };
         let Some((evo, into)) = evolution::find(data, mon, via, item) else {
@@ -253,6 +255,29 @@ impl Game {
         if !self.evolution_check_site(mon, evo, via) {
             return false;
         }
+        let name = mon.display_name(data).to_owned();
+        if via == Via::Level {
+            self.queue_evolution(slot, into, name);
+            return true;
+        }
+        self.item_text(format!("What? {name} is evolving!"));
+        self.apply_evolution(slot, into, via)
+    }
+
+    /// The evolution itself: the change, the Pokédex, the texts, `pokemon.evolved`.
+    pub(super) fn apply_evolution(
+        &mut self,
+        slot: usize,
+        into: crate::data::SpeciesId,
+        via: Via,
+    ) -> bool {
+        let data = self.data;
+        let Ok(mut party) = self.save.party_mons(data) else {
+            return false;
+        };
+        let Some(mon) = party.get_mut(slot) else {
+            return false;
+        };
         let old_name = mon.display_name(data).to_owned();
         let from = data.species(mon.species).id;
         let (learned, blocked) = evolution::evolve(data, mon, into);
@@ -263,12 +288,16 @@ impl Game {
         }
         self.save.pokedex.seen.insert(to.id.to_owned());
         self.save.pokedex.owned.insert(to.id.to_owned());
-        self.item_text(format!("What? {old_name} is evolving!"));
         self.item_text(format!("{old_name} evolved into {}!", to.name));
         let name = evolved.display_name(data).to_owned();
         self.moves_texts(slot, &name, &learned, blocked);
         self.evolved_site(&evolved, from, to.id, via);
         true
+    }
+
+    /// A text box on the overworld (a note without one).
+    pub(super) fn evolution_text(&mut self, text: String) {
+        self.item_text(text);
     }
 
     /// `evolution.check`: does this evolution happen now? Vanilla: yes (the data's condition
@@ -431,7 +460,7 @@ mod tests {
 
     fn close_all(g: &mut Game) -> Vec<String> {
         let mut out = Vec::new();
-        for _ in 0..20 {
+        for _ in 0..400 {
             out.extend(texts(g));
             if g.busy().is_none() {
                 break;

@@ -66,6 +66,11 @@ pub fn attach_mod_data(store: Option<ModDataStore>) {
     ATTACHED.with(|a| *a.borrow_mut() = store);
 }
 
+/// The session's attached `mod.save` store, if any ([`attach_mod_data`]).
+pub fn attached_mod_data() -> Option<ModDataStore> {
+    ATTACHED.with(|a| a.borrow().clone())
+}
+
 struct Put(Slot);
 
 impl Drop for Put {

@@ -1,5 +1,5 @@
 //! The canonical progress save: one struct holding everything a game writes to disk
-//! (reference §8.2 keys this engine has). Options are not part of it.
+//! (the Lua engine's `game.save` keys this engine has). Options are not part of it.
 //!
 //! Field order here is the on-disk order; every map and set is sorted (`BTreeMap`/`BTreeSet`), so
 //! the same save always encodes to the same bytes (see [`super::codec`]).

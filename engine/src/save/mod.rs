@@ -1,11 +1,11 @@
 //! Progress saves: the canonical struct, its deterministic encoding, atomic files with recovery,
 //! and the validator.
 //!
-//! - [`data`]: [`SaveData`] (reference §8.2 keys) and `new_game`.
+//! - [`data`]: [`SaveData`] (the Lua engine's save keys) and `new_game`.
 //! - [`record`]: [`MonRecord`], mons keyed by string ids, and conversion to/from [`Pokemon`](crate::pokemon::Pokemon).
 //! - [`codec`]: `PALLET-SAVE 1` header + canonical JSON; `encode`/`decode`.
 //! - [`file`]: atomic write (`.tmp`, fsync, `.bak`, rename) and recovering load.
-//! - [`validate`]: reference §8.3 step 5 (quarantine, reclaim, repair, remap) and its report.
+//! - [`validate`]: the load's validation step (quarantine, reclaim, repair, remap) and its report.
 
 pub mod codec;
 pub mod data;

@@ -1,5 +1,6 @@
-//! The save validator (reference §8.3 step 5): reclaim from the quarantine, quarantine what the
-//! active dataset does not know, repair known mons, remap unknown maps, and report every change.
+//! The save validator (the load's validation step): reclaim from the quarantine, quarantine
+//! what the active dataset does not know, repair known mons, remap unknown maps, and report
+//! every change.
 //!
 //! Contract: the report is empty exactly when the save was left unchanged. Checkpoint restore
 //! relies on that (it accepts no quarantine, remap, reclaim, clamp or repair).

@@ -1,6 +1,6 @@
 //! The engine's base map-script contributions (owner `"base"`, priority 0).
 //!
-//! * `VERMILION_DOCK.onEnter` — reference §3.3: after the S.S. Anne left, erase the ship with
+//! * `VERMILION_DOCK.onEnter` — the Lua engine's: after the S.S. Anne left, erase the ship with
 //!   water, ask `map.occupancy_allowed`, and unless a mod permits it show "The ship set sail."
 //!   and warp to Vermilion City on close; when stepping off the ship after HM01, start the
 //!   departure.
@@ -74,7 +74,7 @@ pub fn install(r: &mut MapScriptRegistry) {
     );
 }
 
-/// The rows of the departure script (reference §3.3).
+/// The rows of the departure script (docs/modding-contracts.md, "Staying on a departed map").
 pub fn departure_rows() -> Vec<ScriptRow> {
     vec![
         ScriptRow::FacePlayer {

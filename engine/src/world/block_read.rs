@@ -1,5 +1,5 @@
 //! RFC 0013 `activeBlockAt(mapId, blockX, blockY)`: a copied scalar block id from the active
-//! map, or one of five stable reasons. Checks run in the reference order (§3.1):
+//! map, or one of five stable reasons. Checks run in the Lua engine's order (RFC 0013):
 //!
 //! 1. no active overworld map → `no overworld`
 //! 2. `mapId` is not the active map → `map is not active`
@@ -250,7 +250,7 @@ mod tests {
         assert_eq!(read(&blue, 3, 0), Ok(3));
         assert_eq!(read(&yellow, 3, 0), Ok(0));
         assert_eq!(read(&yellow, 2, 0), Ok(3));
-        // The ship blocks are where §3.3 says in every version.
+        // The ship blocks are where the dock script erases them, in every version.
         for m in [&red, &blue, &yellow] {
             let ship: Vec<u32> = (1..=2)
                 .flat_map(|y| (5..=8).map(move |x| (x, y)))

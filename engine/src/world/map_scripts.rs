@@ -2,7 +2,7 @@
 //! a priority. The engine's own handlers are the `base` contribution (see
 //! [`super::base_scripts`]); mods add theirs through the same registry later.
 //!
-//! Order (reference §3.2): priority descending; at equal priority the later registration comes
+//! Order (the Lua engine's): priority descending; at equal priority the later registration comes
 //! first, so base (priority 0, registered first) sits behind every default-priority mod.
 //! A contribution with `replaces_base` drops the base handlers of its map.
 //! * `onEnter`: every handler runs, in order.

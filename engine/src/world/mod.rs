@@ -46,6 +46,7 @@ pub use map::{MapDef, WarpDef};
 pub use overworld::{BusyState, Overworld, WorldCtx};
 pub use presentation::PresentationRow;
 pub use script::ScriptRow;
+pub(crate) use sites_hooks::encounter_table;
 pub use store::MapSet;
 // The shared enums live in `crate::types` (the save reads them too); `world::types` keeps
 // their overworld path.

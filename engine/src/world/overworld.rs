@@ -594,6 +594,7 @@ impl Overworld {
             self.player.surfing = false;
             ctx.show(PresentationRow::SurfEnded);
         }
+        crate::world_reads::overworld_changed(ctx.rt, self, false);
         ctx.show(PresentationRow::Stepped {
             map: self.map.id().to_owned(),
             x: m.to_x,
@@ -613,7 +614,7 @@ impl Overworld {
                 ctx.rt,
                 ctx.data,
                 self.map.id(),
-                (m.to_x, m.to_y),
+                Some((m.to_x, m.to_y)),
                 self.map.def().encounters.as_ref(),
             );
             let encounter = match table.as_deref() {
@@ -733,6 +734,7 @@ impl Overworld {
                         .cell_kind(i64::from(t.target.x), i64::from(t.target.y))
                         .is_some_and(CellKind::is_water);
                     self.player.surfing = self.player.surfing && on_water;
+                    crate::world_reads::overworld_changed(ctx.rt, self, false);
                     sites_flow::player_warped(
                         ctx.rt,
                         &from,
@@ -851,6 +853,7 @@ impl Overworld {
     pub fn set_flag(&mut self, name: &str, on: bool, ctx: &mut WorldCtx<'_>) {
         if ctx.flags.flag(name) != on {
             ctx.flags.set_flag(name, on);
+            crate::world_reads::flag_changed(ctx.rt, name, on);
             ctx.show(PresentationRow::FlagChanged {
                 flag: name.to_owned(),
                 value: on,
@@ -883,6 +886,7 @@ impl Overworld {
         ctx: &mut WorldCtx<'_>,
     ) -> Result<(), String> {
         self.map.set_block(bx, by, block)?;
+        crate::world_reads::overworld_changed(ctx.rt, self, true);
         ctx.show(PresentationRow::BlockReplaced {
             map: self.map.id().to_owned(),
             bx,

@@ -173,12 +173,13 @@ pub(super) fn encounter_species(
 /// `encounter.table`: the table this grass step rolls on. Vanilla is the map's own (none:
 /// no roll). With a subscriber the chain sees the map's table (a map without one: rate 0, no
 /// slots) and may answer another; an answer naming a species the dataset does not know is
-/// refused and reported, and the map's table stands.
-pub(super) fn encounter_table<'t>(
+/// refused and reported, and the map's table stands. `at: None` is a preview (the `world`
+/// facade's `effective_encounters`): `ctx.preview = true`, no roll follows.
+pub(crate) fn encounter_table<'t>(
     rt: &Runtime,
     data: &crate::data::Dataset,
     map_id: &str,
-    at: (u32, u32),
+    at: Option<(u32, u32)>,
     table: Option<&'t super::map::EncounterTable>,
 ) -> Option<std::borrow::Cow<'t, super::map::EncounterTable>> {
     #[cfg(feature = "hook-sites")]
@@ -203,9 +204,9 @@ pub(super) fn encounter_table<'t>(
             ctx: hooks::EncounterTableContext {
                 map_id: map_id.to_owned(),
                 terrain: "grass".to_owned(),
-                x: super::sites::coord(at.0),
-                y: super::sites::coord(at.1),
-                preview: false,
+                x: at.map_or(0, |at| super::sites::coord(at.0)),
+                y: at.map_or(0, |at| super::sites::coord(at.1)),
+                preview: at.is_none(),
             },
         };
         let out = rt.call::<hooks::EncounterTable>(args, |a| a.table.clone());

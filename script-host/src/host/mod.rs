@@ -25,6 +25,7 @@
 //! | [`defs`] | `pallet mods defs`: `.d.rhai` definition files |
 //! | [`context_shapes`] | generated (tests/tests/defs_shapes.rs): the context shape of every hook parameter and event payload, for `defs` |
 //! | [`bundled`] | the example mods embedded in the binary |
+//! | [`map_handlers`] | map-script handlers given as Rhai function pointers (`onEnter`, `talk`), the twin of the Lua shim's |
 //! | [`trace`] | `--trace` hook tracing |
 
 pub mod budget;

@@ -1,5 +1,5 @@
 //! The capture path: the Gen 1 catch roll (`ItemUseBall`), the guarded `catch.rate` site, and
-//! `store_caught_mon` as reference-semantics §6.1 describes it (party → box with the transfer
+//! `store_caught_mon` as the Lua engine's `storeCaughtMon` runs (party → box with the transfer
 //! text → "But every BOX is full!"; new-dex text; nickname offer; `pokemon.caught`), with the
 //! RFC 0018 seam [`Battle::party_full_destination`].
 //!

@@ -1,5 +1,5 @@
 //! The capture path on the battle: lending the capture store, the throw (`throw_ball`), the
-//! guarded `catch.rate` site, `store_caught_mon` (reference §6.1), the RFC 0018
+//! guarded `catch.rate` site, `store_caught_mon` (the Lua engine's `storeCaughtMon`), the RFC 0018
 //! `catch.party_full` seam, and the detached views built for hook contexts and payloads.
 
 use pallet_api::catalog::common::{BattleInfo, BattleKind as ApiBattleKind, GameInfo};
@@ -162,18 +162,26 @@ impl<R: BattleRng> Battle<R> {
         mon
     }
 
-    /// Reference §6.1 `storeCaughtMon`: Pokédex, party or box (or a mod's custody),
+    /// The Lua engine's `storeCaughtMon`: Pokédex, party or box (or a mod's custody),
     /// `pokemon.caught`, result "caught".
     pub(crate) fn store_caught_mon(&mut self, rt: &Runtime, ball: Ball) {
-        let mut mon = self.caught_mon();
         // `battle.catch_exp`: Gen 1 awards no EXP for a catch; a mod may award the defeat's.
-        if self.catch_exp_site(rt, &mon) {
-            let before = self.phase;
+        if self.catch_exp_site(rt, &self.caught_mon()) {
             self.award_exp(rt);
-            // A learn prompt cannot be answered in a finished battle: the move is not learned
-            // (as if the player declined), the remaining shares are not paid.
-            self.drop_learn_prompt(before);
+            // A level-up that asks which move to forget stops here: the battle waits at the
+            // prompt, and its answer runs the rest of the award, then stores the catch.
+            if self.phase == super::super::Phase::Prompt {
+                self.resume_with(super::super::prompt::Resume::FinishCatch(ball));
+                return;
+            }
         }
+        self.finish_catch(rt, ball);
+    }
+
+    /// The rest of [`Battle::store_caught_mon`] after any EXP award: Pokédex, party or box (or
+    /// a mod's custody), `pokemon.caught`, result "caught".
+    pub(crate) fn finish_catch(&mut self, rt: &Runtime, ball: Ball) {
+        let mut mon = self.caught_mon();
         let who = self.who(Side::Enemy);
         let species_id = self
             .data
@@ -278,14 +286,6 @@ impl<R: BattleRng> Battle<R> {
         }
         let _ = (rt, mon);
         Destination::Box
-    }
-
-    /// A learn prompt raised by the catch's EXP award is dropped (the battle finishes now).
-    fn drop_learn_prompt(&mut self, before: super::super::Phase) {
-        if self.phase == super::super::Phase::Prompt {
-            self.pending = None;
-            self.phase = before;
-        }
     }
 
     /// `battle.catch_exp`: does this catch award EXP? Vanilla (Gen 1): no.

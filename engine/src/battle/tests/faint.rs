@@ -131,8 +131,8 @@ fn double_faint_with_a_reserve_enters_the_enemy_faint_path_first() {
 
 #[test]
 fn double_faint_without_a_reserve_enters_the_enemy_faint_then_blacks_out() {
-    // Reference §5.6: the enemy's faint runs its authority (text, EXP award — no participant is
-    // healthy, so nobody gains anything), then the player's blackout decides the battle.
+    // The Lua engine's faint order: the enemy's faint runs its authority (text, EXP award — no
+    // participant is healthy, so nobody gains anything), then the player's blackout decides.
     let mut e = with("PIDGEY", 10, &["SPLASH"], 10);
     e.hp = 5;
     let mut b = wild(

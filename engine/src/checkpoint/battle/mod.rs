@@ -1,4 +1,4 @@
-//! The battle kind (RFC 0005 as reference-semantics §4 describes it): a data-only mirror of a
+//! The battle kind (RFC 0005, as the Lua engine added it): a data-only mirror of a
 //! running battle at its safe boundary, the boundary check itself, and the detached rebuild.
 //!
 //! The model is a **separate mirror** of [`Battle`], not serde derives on the battle's own types

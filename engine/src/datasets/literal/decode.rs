@@ -1,4 +1,5 @@
-//! The bounded decoder of the restricted literal grammar (reference §4.5, §7.2).
+//! The bounded decoder of the restricted literal grammar that generated dataset modules are
+//! written in (RFC 0015: the Lua engine's serializer subset, with size and depth limits).
 //!
 //! It reads `return <table>` and nothing else: tables (`ident = v`, `[key] = v` and positional
 //! entries, `,` or `;` separators, optional trailing separator), strings (`"…"`/`'…'` with the
@@ -34,7 +35,7 @@ pub struct Limits {
 const MIB: usize = 1024 * 1024;
 
 impl Limits {
-    /// The limits for generated dataset modules (RFC 0015-views, reference §7.2 `DECODE_LIMITS`).
+    /// The limits for generated dataset modules (RFC 0015-views; the Lua engine's `DECODE_LIMITS`).
     pub const GENERATED: Limits = Limits {
         max_bytes: 8 * MIB,
         max_depth: 64,

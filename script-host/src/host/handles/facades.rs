@@ -134,6 +134,16 @@ fn register_world(engine: &mut Engine) {
         world_call("set_flag", &[name])
     });
     engine.register_fn(
+        "effective_encounters",
+        |_: &mut World, map_id: Dynamic| -> R { world_call("effective_encounters", &[map_id]) },
+    );
+    engine.register_fn(
+        "effective_encounters",
+        |_: &mut World, map_id: Dynamic, terrain: Dynamic| -> R {
+            world_call("effective_encounters", &[map_id, terrain])
+        },
+    );
+    engine.register_fn(
         "set_flag",
         |_: &mut World, name: Dynamic, v: Dynamic| -> R { world_call("set_flag", &[name, v]) },
     );

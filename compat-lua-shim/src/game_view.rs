@@ -1,0 +1,138 @@
+//! The `game` a Lua link reads (legacy-lua-mods.md §4): `game.save` and `game.data` on the
+//! `game` argument of hooks (`core.update`, `trainer.before_battle`, …), on the `game` field
+//! of event payloads (`game.ready {game}`, …) and as `mod.game`.
+//!
+//! The `game` table a link receives is the engine's detached summary (`version`,
+//! `playthroughId`, `mapId`) with a shared metatable whose `__index` answers two more keys,
+//! **each time they are read** (the reference's `game` is live, and mods keep `ev.game` from
+//! `game.ready` to read it in later hooks):
+//! * `save` — a fresh copy of the save ([`pallet_engine::game_view::save_view`]: the lent game
+//!   at a safe point, else the copy of the current tick's start), as a read-only table;
+//! * `data` — the merged content registries (`game.data.pokemon`, `.moves`, `.trainers`,
+//!   `.maps`, …, each built on first read from `mod.content` and kept: content is frozen in
+//!   play), as a read-only table.
+//!
+//! Nothing is built unless a link reads one of those keys: the metatable is attached (one raw
+//! `setmetatable`, no allocation) only to a `game` argument the wrapper may read
+//! ([`crate::reads`]), and to event payloads that carry a `game`. Writes fail closed:
+//! assigning a field of `game`, `game.save` or `game.data` raises `"game is read-only …"`;
+//! the tables below them are the mod's own copies, so changing them changes nothing in the
+//! game (a mod changes the game through `mod.world`, `mod.save` or a hook's answer).
+
+use std::rc::{Rc, Weak};
+
+use mlua::{Lua, Table, Value as LuaValue};
+
+use crate::convert::to_lua;
+use crate::mod_state::LuaMod;
+
+/// The named-registry slot of this state's `game` metatable.
+const META: &str = "pallet.game_view.meta";
+/// The named-registry slot of the state's `game.data` table (built registries kept).
+const DATA: &str = "pallet.game_view.data";
+
+fn read_only(what: &'static str) -> impl Fn(&Lua, (Table, LuaValue, LuaValue)) -> mlua::Result<()> {
+    move |_, (_, key, _)| {
+        let key = match &key {
+            LuaValue::String(s) => s.to_string_lossy(),
+            other => other.type_name().to_owned(),
+        };
+        Err(mlua::Error::runtime(format!(
+            "{what} is read-only in Pallet: cannot set {what}.{key} (change the game through \
+             mod.world, mod.save or a hook's answer)"
+        )))
+    }
+}
+
+/// A read-only view of `inner`: an empty table whose reads go to `inner` and whose writes
+/// raise.
+fn proxy(lua: &Lua, inner: Table, what: &'static str) -> mlua::Result<Table> {
+    let meta = lua.create_table()?;
+    meta.raw_set("__index", inner)?;
+    meta.raw_set("__newindex", lua.create_function(read_only(what))?)?;
+    meta.raw_set("__metatable", false)?;
+    let t = lua.create_table()?;
+    t.set_metatable(Some(meta))?;
+    Ok(t)
+}
+
+/// This state's `game` metatable (made on first use; one per mod state).
+pub(crate) fn meta(m: &Rc<LuaMod>) -> mlua::Result<Table> {
+    let lua = &m.lua;
+    if let Some(t) = lua.named_registry_value::<Option<Table>>(META)? {
+        return Ok(t);
+    }
+    let weak: Weak<LuaMod> = Rc::downgrade(m);
+    let meta = lua.create_table()?;
+    meta.raw_set(
+        "__index",
+        lua.create_function(move |lua, (_, key): (LuaValue, LuaValue)| {
+            let Some(m) = weak.upgrade() else {
+                return Ok(LuaValue::Nil);
+            };
+            match key.as_string().map(|s| s.to_string_lossy()).as_deref() {
+                Some("save") => save(lua),
+                Some("data") => data(lua, &m).map(LuaValue::Table),
+                _ => Ok(LuaValue::Nil),
+            }
+        })?,
+    )?;
+    meta.raw_set("__newindex", lua.create_function(read_only("game"))?)?;
+    meta.raw_set("__metatable", false)?;
+    lua.set_named_registry_value(META, &meta)?;
+    Ok(meta)
+}
+
+fn save(lua: &Lua) -> mlua::Result<LuaValue> {
+    let v = pallet_engine::game_view::save_view().map_err(mlua::Error::runtime)?;
+    match to_lua(lua, &v)? {
+        LuaValue::Table(t) => Ok(LuaValue::Table(proxy(lua, t, "game.save")?)),
+        other => Ok(other),
+    }
+}
+
+fn data(lua: &Lua, m: &Rc<LuaMod>) -> mlua::Result<Table> {
+    if let Some(t) = lua.named_registry_value::<Option<Table>>(DATA)? {
+        return Ok(t);
+    }
+    let built = lua.create_table()?;
+    let weak = Rc::downgrade(m);
+    let cache = built.clone();
+    let meta = lua.create_table()?;
+    meta.raw_set(
+        "__index",
+        lua.create_function(move |lua, (_, key): (LuaValue, LuaValue)| {
+            let (Some(m), Some(name)) = (weak.upgrade(), key.as_string()) else {
+                return Ok(LuaValue::Nil);
+            };
+            let name = name.to_string_lossy();
+            let rows = m.content.each(&name);
+            if rows.is_empty() {
+                return Ok(LuaValue::Nil);
+            }
+            let t = lua.create_table()?;
+            for (id, v) in &rows {
+                t.raw_set(id.as_str(), to_lua(lua, v)?)?;
+            }
+            cache.raw_set(name.as_str(), &t)?;
+            Ok(LuaValue::Table(t))
+        })?,
+    )?;
+    built.set_metatable(Some(meta))?;
+    let view = proxy(lua, built, "game.data")?;
+    lua.set_named_registry_value(DATA, &view)?;
+    Ok(view)
+}
+
+/// Give `t` (a `game` table just converted) the `game` metatable.
+pub(crate) fn attach(m: &Rc<LuaMod>, t: &Table) -> mlua::Result<()> {
+    t.set_metatable(Some(meta(m)?))?;
+    Ok(())
+}
+
+/// `mod.game`: a `game` table with nothing of its own (reads `save` / `data` as above).
+pub(crate) fn mod_game(m: &Rc<LuaMod>) -> mlua::Result<Table> {
+    let t = m.lua.create_table()?;
+    attach(m, &t)?;
+    Ok(t)
+}

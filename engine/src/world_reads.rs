@@ -1,0 +1,236 @@
+//! The `world` facade's **mid-tick read view**: what `current()`, `map_overview()` and
+//! `get_flag()` answer from a hook or event link dispatched inside a tick, where no game is
+//! lent (see [`crate::checkpoint::lend`]) and every write stays refused.
+//!
+//! The view is a set of copies the engine publishes where the world changes — at the start of
+//! a tick, when the player arrives on a cell, when a warp swaps the map, when a block is
+//! replaced, when a flag changes — and **only while some script subscribes to anything**
+//! ([`pallet_api::Runtime::wants_anything`]): with no subscriber every publishing point is one
+//! guard test and builds nothing. The map overview is rebuilt only when the map (or one of its
+//! blocks) changes; the flags are copied only when they differ from the last copy. A read
+//! answers from the copies, never from live state, so nothing a link does mid-tick can reach
+//! the game through it.
+//!
+//! The view is thread-local, like the loan: the game that last published on this thread is
+//! the one a mid-tick read describes (one game per thread in play, `pallet run` and tests).
+
+use std::cell::RefCell;
+use std::collections::BTreeSet;
+
+use pallet_api::facades::WorldFailure;
+use pallet_api::{Runtime, Value};
+
+use crate::game::Game;
+use crate::world::{Direction, Overworld};
+
+#[derive(Default)]
+struct View {
+    /// The overworld's position (`None`: no overworld when last published).
+    at: Option<Position>,
+    /// The overview of `at`'s map, rebuilt when the map or its blocks change.
+    overview: Option<Value>,
+    flags: BTreeSet<String>,
+}
+
+struct Position {
+    map_id: String,
+    x: u32,
+    y: u32,
+    facing: Direction,
+    surfing: bool,
+}
+
+thread_local! {
+    static VIEW: RefCell<Option<View>> = const { RefCell::new(None) };
+}
+
+/// Publish the whole view from `game` (a tick boundary). Nothing without a subscriber.
+#[inline]
+pub(crate) fn publish(game: &Game) {
+    if !game.rt.wants_anything() {
+        return;
+    }
+    publish_all(game);
+}
+
+#[cold]
+fn publish_all(game: &Game) {
+    VIEW.with(|v| {
+        let mut v = v.borrow_mut();
+        let view = v.get_or_insert_with(View::default);
+        if view.flags != game.save.flags {
+            view.flags.clone_from(&game.save.flags);
+        }
+        crate::game_view::publish(game);
+        match game.overworld() {
+            Some(ow) => place(view, ow, false),
+            None => {
+                view.at = None;
+                view.overview = None;
+            }
+        }
+    });
+}
+
+/// Copy the player's position; rebuild the overview when the map changed (or `rebuilt`).
+fn place(view: &mut View, ow: &Overworld, rebuilt: bool) {
+    let p = ow.player();
+    let same_map = view.at.as_ref().is_some_and(|at| at.map_id == ow.map_id());
+    match view.at.as_mut() {
+        Some(at) if same_map => {
+            at.x = p.x;
+            at.y = p.y;
+            at.facing = p.facing;
+            at.surfing = p.surfing;
+        }
+        _ => {
+            view.at = Some(Position {
+                map_id: ow.map_id().to_owned(),
+                x: p.x,
+                y: p.y,
+                facing: p.facing,
+                surfing: p.surfing,
+            });
+        }
+    }
+    if !same_map || rebuilt || view.overview.is_none() {
+        view.overview = Some(crate::world_facade::overview_of(ow));
+    }
+}
+
+/// The overworld moved the player (a step arrived, a warp swapped the map), or `rebuilt` its
+/// map (a replaced block). Nothing without a subscriber.
+#[inline]
+pub(crate) fn overworld_changed(rt: &Runtime, ow: &Overworld, rebuilt: bool) {
+    if !rt.wants_anything() {
+        return;
+    }
+    VIEW.with(|v| {
+        if let Some(view) = v.borrow_mut().as_mut() {
+            place(view, ow, rebuilt);
+        }
+    });
+}
+
+/// A flag changed. Nothing without a subscriber.
+#[inline]
+pub(crate) fn flag_changed(rt: &Runtime, name: &str, on: bool) {
+    if !rt.wants_anything() {
+        return;
+    }
+    VIEW.with(|v| {
+        if let Some(view) = v.borrow_mut().as_mut() {
+            if on {
+                view.flags.insert(name.to_owned());
+            } else {
+                view.flags.remove(name);
+            }
+        }
+    });
+}
+
+/// Answer a read (`current`, `map_overview`, `get_flag`) from the view; `None` for any other
+/// method, or when nothing was published on this thread yet.
+pub(crate) fn read(method: &str, args: &[Value]) -> Option<Result<Value, WorldFailure>> {
+    if !matches!(method, "current" | "map_overview" | "get_flag") {
+        return None;
+    }
+    VIEW.with(|v| {
+        let v = v.borrow();
+        let view = v.as_ref()?;
+        let no_overworld = || {
+            WorldFailure::new(
+                crate::world_facade::NO_OVERWORLD,
+                "there is no overworld right now",
+            )
+        };
+        Some(match method {
+            "current" => match &view.at {
+                Some(at) => Ok(crate::world_facade::position_value(
+                    &at.map_id, at.x, at.y, at.facing, at.surfing,
+                )),
+                None => Err(no_overworld()),
+            },
+            "map_overview" => view.overview.clone().ok_or_else(no_overworld),
+            _ => crate::world_facade::flag_name(args.first().unwrap_or(&Value::Nil))
+                .map(|name| Value::Bool(view.flags.contains(name))),
+        })
+    })
+}
+
+/// Forget the view (a test that starts another game on this thread may call it).
+pub fn clear() {
+    VIEW.with(|v| *v.borrow_mut() = None);
+}
+
+#[cfg(test)]
+mod tests {
+    use std::rc::Rc;
+
+    use pallet_api::catalog::events;
+    use pallet_api::Runtime;
+
+    use super::*;
+    use crate::world::{GameVersion, Input};
+
+    fn published() -> bool {
+        VIEW.with(|v| v.borrow().is_some())
+    }
+
+    fn walk(game: &mut Game) {
+        for input in [Input::Down, Input::None, Input::Right, Input::None] {
+            for _ in 0..10 {
+                game.step(input);
+            }
+        }
+    }
+
+    /// With no subscriber no publishing point builds anything (ticks, steps, flags).
+    #[test]
+    fn nothing_is_published_without_a_subscriber() {
+        clear();
+        let mut game = Game::new_game(GameVersion::Red, 1, Rc::new(Runtime::default())).unwrap();
+        walk(&mut game);
+        game.set_flag("EVENT_X", true);
+        assert!(!published());
+        assert!(
+            read("current", &[]).is_none(),
+            "no view: the caller refuses"
+        );
+    }
+
+    /// With one, a read answers the live position and flags as of the last change.
+    #[test]
+    fn a_subscriber_gets_copies_that_follow_the_game() {
+        clear();
+        let rt = Rc::new(Runtime::default());
+        rt.on::<events::WorldStepped, _>("t", 0, |_| Ok(()));
+        let mut game = Game::new_game(GameVersion::Red, 1, Rc::clone(&rt)).unwrap();
+        walk(&mut game);
+        assert!(published());
+        let p = game.overworld().unwrap().player();
+        let want = crate::world_facade::position_value(
+            game.overworld().unwrap().map_id(),
+            p.x,
+            p.y,
+            p.facing,
+            p.surfing,
+        );
+        assert_eq!(read("current", &[]).unwrap().unwrap(), want);
+        game.set_flag("EVENT_X", true);
+        let flag = Value::from("EVENT_X");
+        assert_eq!(
+            read("get_flag", &[flag]).unwrap().unwrap(),
+            Value::Bool(true)
+        );
+        assert!(read("give_item", &[]).is_none(), "a write is not a read");
+        assert_eq!(
+            read("get_flag", &[Value::Int(1)])
+                .unwrap()
+                .unwrap_err()
+                .reason,
+            crate::world_facade::INVALID_FLAG
+        );
+        clear();
+    }
+}
