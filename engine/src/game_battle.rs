@@ -544,8 +544,8 @@ fn trainer_party_site(game: &Game, def: &TrainerDef) -> Vec<PartyMember> {
     #[cfg(feature = "hook-sites")]
     if game.rt.wants_hook::<TrainerParty>() {
         let args = TrainerPartyArgs {
-            class_id: def.class.to_string(),
-            index: def.index,
+            class_id: crate::content::public_records::public_trainer_class(def.class),
+            index: crate::content::public_records::public_party_index(def.index),
             party: vanilla(def),
         };
         return game.rt.call::<TrainerParty>(args, |a| a.party.clone());
@@ -664,7 +664,7 @@ pub(super) mod tests {
         rt.wrap::<TrainerParty, _>("m", 0, |_next, args| {
             assert_eq!(
                 (args.class_id.as_str(), args.index, args.party.len()),
-                ("BUG_CATCHER", 0, 2)
+                ("OPP_BUG_CATCHER", 1, 2)
             );
             Ok(vec![PartyMember {
                 species: "MAGIKARP".into(),
