@@ -14,6 +14,7 @@ pub mod errors;
 pub mod files;
 pub mod handles;
 pub mod host;
+pub mod item_effects;
 pub mod link;
 pub mod map_handlers;
 pub mod modapi;

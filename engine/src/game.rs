@@ -19,6 +19,7 @@ mod save_io;
 #[path = "game_trainers.rs"]
 mod trainers_io;
 pub use battle_mode::{BattleSession, TrainerDef, TRAINERS};
+pub(crate) use items_io::take_one as take_one_item;
 
 use pallet_api::{Runtime, Value};
 use thiserror::Error;
@@ -81,6 +82,9 @@ pub struct Game {
     trainers: &'static [TrainerDef],
     /// `(mod id, version)` of the content mods that shaped this game's tables.
     content_mods: Vec<(String, String)>,
+    /// Item effects mods registered, by item id (hosts install them before the game starts;
+    /// never saved). See [`crate::mod_item_effects`].
+    item_effects: crate::mod_item_effects::ModItemEffects,
 }
 
 /// Split borrows of a game's parts into the overworld's per-tick context.
@@ -143,6 +147,7 @@ impl Game {
             data: crate::data::gen1(),
             trainers: TRAINERS,
             content_mods: Vec::new(),
+            item_effects: Default::default(),
         })
     }
 
@@ -307,6 +312,16 @@ impl Game {
         ow.as_mut().map(|ow| f(ow, &mut ctx))
     }
 
+    /// The mod item effects (hosts install them before the game starts).
+    pub fn item_effects_mut(&mut self) -> &mut crate::mod_item_effects::ModItemEffects {
+        &mut self.item_effects
+    }
+
+    /// The installed mod item effects.
+    pub fn item_effects(&self) -> &crate::mod_item_effects::ModItemEffects {
+        &self.item_effects
+    }
+
     /// The map-script registry (mods add contributions before the game starts).
     pub fn scripts_mut(&mut self) -> Option<&mut MapScriptRegistry> {
         Rc::get_mut(&mut self.scripts)
@@ -401,7 +416,7 @@ impl Game {
         }
     }
 
-    fn show(&mut self, row: PresentationRow) {
+    pub(crate) fn show(&mut self, row: PresentationRow) {
         self.feed.push(FeedRow {
             tick: self.tick,
             row,

@@ -7,6 +7,7 @@ pub mod data;
 pub mod datasets;
 pub mod game;
 pub mod items;
+pub mod mod_item_effects;
 // Generated tables (tools/gen-data); reached through `data`. Not formatted: regenerated verbatim.
 #[rustfmt::skip]
 mod generated;
