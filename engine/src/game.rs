@@ -403,6 +403,17 @@ impl Game {
                     Err(e) => format!("trainer battle: {e}"),
                 }
             }
+            Gift::WildBattle { species, level } => {
+                let fought = self.start_wild_battle(&species, level);
+                if !matches!(self.mode, Mode::Battle) {
+                    // Refused (unknown species, no healthy party): a waiting script goes on.
+                    self.with_world(|ow, _| ow.battle_finished(false));
+                }
+                match fought {
+                    Ok(()) => return,
+                    Err(e) => format!("wild battle: {e}"),
+                }
+            }
         };
         self.show(PresentationRow::Note { text: note });
     }

@@ -53,6 +53,27 @@ fn positional_args(name: &str) -> Option<&'static [&'static str]> {
     })
 }
 
+/// `start_battle` with kind `"wild"`: `{"start_battle", "wild", species, level}` (positional:
+/// the second and third arguments) or the record `{op, kind, species, level}`.
+fn wild_battle(op: &Value) -> Result<ScriptRow, String> {
+    let species = op
+        .get("species")
+        .or_else(|| op.get("trainer"))
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
+        .ok_or("start_battle: a wild battle names its species (kind, species, level)")?;
+    let level = op
+        .get("level")
+        .or_else(|| op.get("index"))
+        .and_then(Value::as_exact_int)
+        .filter(|n| (1..=100).contains(n))
+        .ok_or("start_battle: level must be a whole number 1..100")?;
+    Ok(ScriptRow::StartWildBattle {
+        species: species.to_owned(),
+        level: level as u8,
+    })
+}
+
 /// A positional row `{name, args…}` as the op record `{op = name, <arg> = …}` (None when `op`
 /// is not a positional row). Arguments past the op's own are ignored, as the Lua engine's
 /// runner ignores them (`give_item`'s silent flag); an op Pallet does not run keeps only its
@@ -211,10 +232,13 @@ pub fn compile_ops(
                     )))
                 }
             },
+            "start_battle" if op.get("kind").and_then(Value::as_str) == Some("wild") => {
+                wild_battle(op).map_err(at)?
+            }
             "start_battle" => {
                 if op.get("kind").and_then(Value::as_str) != Some("trainer") {
                     return Err(at(
-                        "start_battle: only \"trainer\" battles (kind, trainer, index)".into(),
+                        "start_battle: kind must be \"trainer\" (kind, trainer, index) or \"wild\" (kind, species, level)".into(),
                     ));
                 }
                 let class = field(op, "trainer").map_err(at)?;

@@ -140,6 +140,13 @@ pub enum ScriptRow {
         class: String,
         index: u16,
     },
+    /// A wild battle the script waits for (`start_battle` with kind `"wild"`): the condition
+    /// is set when the player wins, cleared when the player loses, runs, catches the mon, or
+    /// the battle does not start.
+    StartWildBattle {
+        species: String,
+        level: u8,
+    },
     /// Add `amount` to the save's money (the game caps it at ¥999,999, as the cartridge does).
     GiveMoney {
         amount: u32,
@@ -175,6 +182,11 @@ pub enum Gift {
     TrainerBattle {
         class: String,
         index: u16,
+    },
+    /// Not a gift: a wild battle a script row starts ([`ScriptRow::StartWildBattle`]).
+    WildBattle {
+        species: String,
+        level: u8,
     },
 }
 
@@ -478,6 +490,10 @@ impl Overworld {
             }
             ScriptRow::StartBattle { class, index } => {
                 self.gifts.push(Gift::TrainerBattle { class, index });
+                Some(RowWait::Battle)
+            }
+            ScriptRow::StartWildBattle { species, level } => {
+                self.gifts.push(Gift::WildBattle { species, level });
                 Some(RowWait::Battle)
             }
             ScriptRow::GiveMoney { amount } => {
