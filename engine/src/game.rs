@@ -322,9 +322,14 @@ impl Game {
         &self.item_effects
     }
 
-    /// The map-script registry (mods add contributions before the game starts).
+    /// The map-script registry (mods add contributions before the game starts; `None` once
+    /// the overworld holds it). A registry shared with compiled content is copied first, so
+    /// hosts' function handlers install on a content game too.
     pub fn scripts_mut(&mut self) -> Option<&mut MapScriptRegistry> {
-        Rc::get_mut(&mut self.scripts)
+        if self.overworld.is_some() {
+            return Rc::get_mut(&mut self.scripts);
+        }
+        Some(Rc::make_mut(&mut self.scripts))
     }
 
     /// Advance one tick.

@@ -1,0 +1,130 @@
+//! `onStep` and `onInteract` map-script handlers (reference §3.2): mods' callbacks, wrapped by
+//! their hosts, run when the player arrives on a cell of the map (`onStep(game, ow, x, y)`) or
+//! presses A facing a cell (`onInteract(game, ow, fx, fy)`). Handlers run in the registry's
+//! dispatch order; the **first truthy return consumes** the event: a consumed step takes no
+//! step-on warp and rolls no encounter, a consumed A press talks to nobody. An error is
+//! reported for its owner and counts as "not consumed", so the next handler (and vanilla) runs.
+//!
+//! A handler reaches the game through data copies ([`step_args`]) and queues script rows with
+//! [`queue_rows`] (the Lua engine's `ow:queueScript(rows)`), compiled by the same op compiler
+//! as registered map scripts.
+
+use std::fmt;
+use std::rc::Rc;
+
+use pallet_api::Value;
+
+use super::script::Script;
+use super::{Overworld, WorldCtx};
+
+/// A host-wrapped step/interact callback: `(ow, ctx, x, y)` → consumed.
+pub type StepFn = dyn Fn(&mut Overworld, &mut WorldCtx<'_>, i64, i64) -> Result<bool, String>;
+
+/// One `onStep` / `onInteract` handler.
+#[derive(Clone)]
+pub struct StepHandler(pub Rc<StepFn>);
+
+impl fmt::Debug for StepHandler {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("StepHandler")
+    }
+}
+
+/// Which event a handler answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepKind {
+    Step,
+    Interact,
+}
+
+impl StepKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StepKind::Step => "onStep",
+            StepKind::Interact => "onInteract",
+        }
+    }
+}
+
+/// The `game` and `ow` arguments of a step/interact handler (data copies):
+/// `game = {mapId, save = {flags = {FLAG = true, …}, inventory = {ITEM = count, …}}}`,
+/// `ow = {mapId, player = {cellX, cellY, facing}}`.
+pub fn step_args(ow: &Overworld, ctx: &WorldCtx<'_>) -> (Value, Value) {
+    let player = ow.player();
+    let flags = Value::Map(
+        ctx.flags
+            .set_flags()
+            .into_iter()
+            .map(|f| (f, Value::Bool(true)))
+            .collect(),
+    );
+    let inventory = Value::Map(
+        ctx.bag
+            .iter()
+            .map(|s| (s.id.clone(), Value::Int(i64::from(s.count))))
+            .collect(),
+    );
+    let game = Value::map([
+        ("mapId", Value::from(ow.map_id())),
+        (
+            "save",
+            Value::map([("flags", flags), ("inventory", inventory)]),
+        ),
+    ]);
+    let view = Value::map([
+        ("mapId", Value::from(ow.map_id())),
+        (
+            "player",
+            Value::map([
+                ("cellX", Value::Int(i64::from(player.x))),
+                ("cellY", Value::Int(i64::from(player.y))),
+                ("facing", Value::from(player.facing.as_str())),
+            ]),
+        ),
+    ]);
+    (game, view)
+}
+
+/// Compile `rows` (an op list, as `map_scripts` records hold them) and queue them as a script
+/// named `source`. `Err` names the bad op; nothing is queued then.
+pub fn queue_rows(
+    ow: &mut Overworld,
+    ctx: &WorldCtx<'_>,
+    source: &str,
+    rows: &Value,
+) -> Result<(), String> {
+    let texts = std::sync::Arc::clone(&ow.maps().texts);
+    let rows = crate::content::scripts::compile_ops(rows, ctx.data, &texts)
+        .map_err(|e| format!("queueScript: {e}"))?;
+    ow.enqueue_script(Script::new(source.to_owned(), rows));
+    Ok(())
+}
+
+impl Overworld {
+    /// Run the map's `kind` handlers for cell `(x, y)`; returns whether one consumed it.
+    pub(super) fn run_step_handlers(
+        &mut self,
+        kind: StepKind,
+        x: i64,
+        y: i64,
+        ctx: &mut WorldCtx<'_>,
+    ) -> bool {
+        // No handler: nothing is built (an empty `Vec` does not allocate).
+        let handlers = self.scripts.step_handlers(self.map_id(), kind);
+        if handlers.is_empty() {
+            return false;
+        }
+        let map = self.map_id().to_owned();
+        for (owner, h) in handlers {
+            match (h.0)(self, ctx, x, y) {
+                Ok(true) => return true,
+                Ok(false) => {}
+                Err(e) => {
+                    ctx.rt.report_error(&owner, &e);
+                    self.diagnostic(format!("{owner}: {map}.{}: {e}", kind.as_str()));
+                }
+            }
+        }
+        false
+    }
+}
