@@ -7,15 +7,30 @@
 
 mod lua_support;
 
-use lua_support::{lua_fixture, run_mods};
+use lua_support::{lua_fixture, rhai_fixture, run_mods};
 use pallet_script_host::cmd_run::RunOutcome;
 
 fn gate(scenario: &str) -> RunOutcome {
     run_mods(vec![lua_fixture("shape-step-gate")], scenario)
 }
 
+fn rhai_gate(scenario: &str) -> RunOutcome {
+    run_mods(vec![rhai_fixture("twin-step-gate")], scenario)
+}
+
 #[test]
 fn on_step_consumes_the_step_once_then_falls_through() {
+    step_gate(gate);
+    step_gate(rhai_gate);
+}
+
+#[test]
+fn on_interact_queues_a_wild_battle_and_check_battle_result_reads_it() {
+    rug(gate);
+    rug(rhai_gate);
+}
+
+fn step_gate(gate: fn(&str) -> RunOutcome) {
     let o = gate("walk right 1\nclose\nwalk right 1\ntalk\nclose\n");
     let t = &o.transcript;
     assert!(o.failed_mods.is_empty(), "{t}");
@@ -31,8 +46,7 @@ fn on_step_consumes_the_step_once_then_falls_through() {
     assert!(o.game.save.flags.contains("MOD_STEP_GATE_WARNED"), "{t}");
 }
 
-#[test]
-fn on_interact_queues_a_wild_battle_and_check_battle_result_reads_it() {
+fn rug(gate: fn(&str) -> RunOutcome) {
     let caught = gate(
         "give MEWTWO 70\nbag MASTER_BALL 1\npress a\nclose\nbattle ball MASTER_BALL\nclose\nclose\n\
          press a\nclose\n",
