@@ -162,8 +162,9 @@ fn run_step(
     let (game, view) = map_step_handlers::step_args(ow, ctx);
     let lua = &m.lua;
     let queued: Rc<std::cell::RefCell<Vec<pallet_api::Value>>> = Rc::default();
+    let game_table = to_lua(lua, &game).map_err(|e| at(e.to_string()))?;
     let call = || -> mlua::Result<LuaValue> {
-        let game = to_lua(lua, &game)?;
+        let game = game_table.clone();
         let view = to_lua(lua, &view)?;
         if let LuaValue::Table(t) = &view {
             let q = Rc::clone(&queued);
@@ -184,6 +185,16 @@ fn run_step(
         }
         Err(e) => return Err(at(crate::errors::short(&e))),
     };
+    // What the handler wrote into `game.save.flags` / `inventory` (data copies) is applied.
+    let save_after = match &game_table {
+        LuaValue::Table(t) => match t.raw_get::<LuaValue>("save") {
+            Ok(v) => crate::convert::from_lua(&v).map_err(|e| at(format!("game.save: {e}")))?,
+            Err(e) => return Err(at(e.to_string())),
+        },
+        _ => pallet_api::Value::Nil,
+    };
+    let save_before = game.get("save").cloned().unwrap_or_default();
+    map_step_handlers::write_back(ow, ctx, &save_before, &save_after).map_err(at)?;
     let source = format!("{map}.{trigger}");
     for rows in queued.borrow().iter() {
         map_step_handlers::queue_rows(ow, ctx, &source, rows).map_err(at)?;

@@ -100,3 +100,63 @@ fn a_bad_queued_row_is_reported_and_does_not_consume_the_step() {
     assert!(!t.contains("onStep starts"), "{t}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+fn temp_mod(name: &str, main: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("pallet-step-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("manifest.json"),
+        format!(
+            r#"{{"id": "{name}", "name": "n", "version": "1.0.0", "api": 2, "entry": "main.lua"}}"#
+        ),
+    )
+    .unwrap();
+    std::fs::write(dir.join("main.lua"), main).unwrap();
+    dir
+}
+
+#[test]
+fn writes_to_the_game_save_copy_reach_the_flags_and_the_bag() {
+    let dir = temp_mod(
+        "stepwrite",
+        "return function(mod)\n\
+           mod.content.map_scripts:register(\"REDS_HOUSE_1F\", { onStep = function(game, ow, x, y)\n\
+             game.save.flags.MOD_STEPPED = true\n\
+             game.save.inventory.POTION = (game.save.inventory.POTION or 0) + 2\n\
+             return false\n  end })\n\
+         end\n",
+    );
+    let o = run_mods(vec![dir.clone()], "bag POTION 1\nwalk right 1\n");
+    let t = &o.transcript;
+    assert!(o.game.save.flags.contains("MOD_STEPPED"), "{t}");
+    let potions: u32 = o
+        .game
+        .save
+        .inventory
+        .iter()
+        .filter(|s| s.id == "POTION")
+        .map(|s| s.count)
+        .sum();
+    assert_eq!(potions, 3, "{t}");
+    let _ = std::fs::remove_dir_all(&dir);
+
+    // An unknown item refuses the whole write-back, named; the flag is not set either.
+    let dir = temp_mod(
+        "stepbad",
+        "return function(mod)\n\
+           mod.content.map_scripts:register(\"REDS_HOUSE_1F\", { onStep = function(game, ow, x, y)\n\
+             game.save.flags.MOD_STEPPED = true\n\
+             game.save.inventory.NOT_AN_ITEM = 1\n\
+             return false\n  end })\n\
+         end\n",
+    );
+    let o = run_mods(vec![dir.clone()], "walk right 1\n");
+    let t = &o.transcript;
+    assert!(
+        t.contains("stepbad: REDS_HOUSE_1F.onStep: game.save.inventory.NOT_AN_ITEM: unknown item"),
+        "{t}"
+    );
+    assert!(!o.game.save.flags.contains("MOD_STEPPED"), "{t}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -7,7 +7,8 @@
 //!
 //! A handler reaches the game through data copies ([`step_args`]) and queues script rows with
 //! [`queue_rows`] (the Lua engine's `ow:queueScript(rows)`), compiled by the same op compiler
-//! as registered map scripts.
+//! as registered map scripts; what it changed in its `game.save.flags`/`inventory` copy is
+//! written back through [`write_back`].
 
 use std::fmt;
 use std::rc::Rc;
@@ -83,6 +84,87 @@ pub fn step_args(ow: &Overworld, ctx: &WorldCtx<'_>) -> (Value, Value) {
         ),
     ]);
     (game, view)
+}
+
+/// Apply what a handler changed in its `game.save` copy: `save_before` is the `save` record
+/// [`step_args`] handed out, `save_after` the same table after the call. Flags set or cleared
+/// go through the game's flag path (presentation row, `flag.changed`); item counts that changed
+/// are written to the bag (0 or nil removes the stack). Everything is checked first: a
+/// non-boolean flag value, an unknown item or a count outside 0..99 refuses the whole write-back
+/// and names it.
+pub fn write_back(
+    ow: &mut Overworld,
+    ctx: &mut WorldCtx<'_>,
+    save_before: &Value,
+    save_after: &Value,
+) -> Result<(), String> {
+    use std::collections::BTreeMap;
+    let map_of = |v: Option<&Value>| -> BTreeMap<String, Value> {
+        v.and_then(Value::as_map).cloned().unwrap_or_default()
+    };
+    let (fb, fa) = (
+        map_of(save_before.get("flags")),
+        map_of(save_after.get("flags")),
+    );
+    let mut flags: Vec<(String, bool)> = Vec::new();
+    for (k, v) in &fa {
+        let on = match v {
+            Value::Bool(b) => *b,
+            Value::Nil => false,
+            other => {
+                return Err(format!(
+                    "game.save.flags.{k} must be a boolean, got {}",
+                    other.type_name()
+                ))
+            }
+        };
+        if on != fb.contains_key(k) {
+            flags.push((k.clone(), on));
+        }
+    }
+    for k in fb.keys() {
+        if !fa.contains_key(k) {
+            flags.push((k.clone(), false));
+        }
+    }
+    let (ib, ia) = (
+        map_of(save_before.get("inventory")),
+        map_of(save_after.get("inventory")),
+    );
+    let mut items: Vec<(String, u32)> = Vec::new();
+    for (k, v) in &ia {
+        let n = v
+            .as_exact_int()
+            .filter(|n| (0..=i64::from(crate::save::data::MAX_ITEM_COUNT)).contains(n))
+            .ok_or_else(|| format!("game.save.inventory.{k} must be a whole number 0..99"))?;
+        if ib.get(k) != Some(v) {
+            let id = ctx
+                .data
+                .item_by_name(k)
+                .map(|num| ctx.data.item(num).id)
+                .ok_or_else(|| format!("game.save.inventory.{k}: unknown item"))?;
+            items.push((id.to_owned(), n as u32));
+        }
+    }
+    for k in ib.keys() {
+        if !ia.contains_key(k) {
+            items.push((k.clone(), 0));
+        }
+    }
+    for (flag, on) in flags {
+        ow.set_flag(&flag, on, ctx);
+    }
+    for (id, n) in items {
+        match ctx.bag.iter().position(|s| s.id == id) {
+            Some(i) if n == 0 => {
+                ctx.bag.remove(i);
+            }
+            Some(i) => ctx.bag[i].count = n,
+            None if n > 0 => ctx.bag.push(crate::save::data::ItemStack { id, count: n }),
+            None => {}
+        }
+    }
+    Ok(())
 }
 
 /// Compile `rows` (an op list, as `map_scripts` records hold them) and queue them as a script
