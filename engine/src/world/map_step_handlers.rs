@@ -210,3 +210,54 @@ impl Overworld {
         false
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::world::map_scripts::{Contribution, MapScriptRegistry};
+
+    #[test]
+    fn a_map_without_step_handlers_builds_nothing() {
+        let mut r = MapScriptRegistry::new();
+        r.contribute("M", "talker", 0, Contribution::default());
+        for kind in [StepKind::Step, StepKind::Interact] {
+            let none = r.step_handlers("M", kind);
+            assert!(none.is_empty());
+            assert_eq!(none.capacity(), 0, "no allocation without a handler");
+            assert_eq!(r.step_handlers("OTHER", kind).capacity(), 0);
+        }
+    }
+
+    #[test]
+    fn step_handlers_come_in_dispatch_order_per_kind() {
+        let mut r = MapScriptRegistry::new();
+        let h = StepHandler(Rc::new(|_, _, _, _| Ok(true)));
+        r.contribute(
+            "M",
+            "low",
+            0,
+            Contribution {
+                on_step: Some(h.clone()),
+                ..Default::default()
+            },
+        );
+        r.contribute(
+            "M",
+            "high",
+            5,
+            Contribution {
+                on_step: Some(h.clone()),
+                on_interact: Some(h),
+                ..Default::default()
+            },
+        );
+        let owners = |kind| {
+            r.step_handlers("M", kind)
+                .into_iter()
+                .map(|(o, _)| o)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(owners(StepKind::Step), ["high", "low"]);
+        assert_eq!(owners(StepKind::Interact), ["high"]);
+    }
+}
