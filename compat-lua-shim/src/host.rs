@@ -70,6 +70,8 @@ pub struct LuaMod {
     pub priority: i32,
     /// Map-script handlers given as functions, by (map id, trigger) ([`crate::map_handlers`]).
     pub map_handlers: RefCell<BTreeMap<(String, String), Function>>,
+    /// Item effects' `use` functions, by effect id ([`crate::item_effects`]).
+    pub item_effects: RefCell<BTreeMap<String, Function>>,
 }
 
 impl LuaMod {
@@ -111,6 +113,15 @@ impl LuaMonitor {
         registry: &mut pallet_engine::world::map_scripts::MapScriptRegistry,
     ) -> usize {
         crate::map_handlers::install(&self.0, registry)
+    }
+
+    /// The engine seam for item effects given as functions: the `use` function a live Lua mod
+    /// keeps for effect `effect`, wrapped for the engine, with its mod's id.
+    pub fn item_effect(
+        &self,
+        effect: &str,
+    ) -> Option<(String, Rc<pallet_engine::mod_item_effects::ItemEffectFn>)> {
+        crate::item_effects::effect_fn(&self.0, effect)
     }
 }
 
@@ -254,6 +265,7 @@ impl LuaHost {
                 .floor()
                 .clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32,
             map_handlers: RefCell::new(BTreeMap::new()),
+            item_effects: RefCell::new(BTreeMap::new()),
         });
 
         let outcome = run_entry(&module, m);

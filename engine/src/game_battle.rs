@@ -420,7 +420,8 @@ impl Game {
         });
         self.mode = Mode::Overworld;
         let won = result == Some(BattleResult::Win);
-        self.with_world(|ow, _| ow.battle_finished(won));
+        let result_name = result.map(BattleResult::as_str).unwrap_or("");
+        self.with_world(|ow, _| ow.battle_finished_as(won, result_name));
         // The mons that gained a level may evolve (not after a blackout).
         if leveled != 0 && result != Some(BattleResult::Lose) {
             self.evolve_after_battle(leveled);

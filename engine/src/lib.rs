@@ -8,6 +8,7 @@ pub mod datasets;
 pub mod game;
 pub mod game_view;
 pub mod items;
+pub mod mod_item_effects;
 // Generated tables (tools/gen-data); reached through `data`. Not formatted: regenerated verbatim.
 #[rustfmt::skip]
 mod generated;
