@@ -181,8 +181,8 @@ fn world_event_payloads_use_the_lua_field_names() {
 fn battle_event_payloads_use_the_lua_field_names() {
     let battle = BattleInfo {
         kind: BattleKind::Wild,
-        trainer_class: None,
-        trainer_index: None,
+        opp_class: None,
+        party_index: None,
         turn: 2,
     };
     let v = payload::<events::BattleStarted>(&events::BattleStartedPayload {

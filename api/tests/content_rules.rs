@@ -387,6 +387,7 @@ fn every_registry_exists_with_a_schema() {
         names,
         vec![
             "encounters",
+            "item_effects",
             "items",
             "map_scripts",
             "maps",

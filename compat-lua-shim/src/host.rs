@@ -58,6 +58,15 @@ impl LuaMonitor {
     ) -> usize {
         crate::map_handlers::install(&self.0, registry)
     }
+
+    /// The engine seam for item effects given as functions: the `use` function a live Lua mod
+    /// keeps for effect `effect`, wrapped for the engine, with its mod's id.
+    pub fn item_effect(
+        &self,
+        effect: &str,
+    ) -> Option<(String, Rc<pallet_engine::mod_item_effects::ItemEffectFn>)> {
+        crate::item_effects::effect_fn(&self.0, effect)
+    }
 }
 
 impl LuaHost {
@@ -200,6 +209,7 @@ impl LuaHost {
                 .floor()
                 .clamp(f64::from(i32::MIN), f64::from(i32::MAX)) as i32,
             map_handlers: RefCell::new(BTreeMap::new()),
+            item_effects: RefCell::new(BTreeMap::new()),
         });
 
         let outcome = run_entry(&module, m);

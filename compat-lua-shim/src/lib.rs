@@ -15,6 +15,7 @@ pub mod files;
 pub mod game_view;
 pub mod handles;
 pub mod host;
+pub mod item_effects;
 pub mod limits;
 pub mod link;
 pub mod map_handlers;

@@ -19,6 +19,7 @@ use std::rc::{Rc, Weak};
 use mlua::{Function, Table, Value as LuaValue};
 use pallet_api::budget::DISPATCH_LIMIT;
 use pallet_engine::world::map_scripts::{self, Contribution, Handler, MapScriptRegistry};
+use pallet_engine::world::map_step_handlers::{self, StepHandler};
 
 use crate::convert::to_lua;
 use crate::mod_state::LuaMod;
@@ -31,7 +32,8 @@ pub fn talk_key(text: &str) -> String {
 
 /// Split the functions out of a `map_scripts` record table: returns the data-only copy to
 /// register and the `(trigger, function)` pairs. Only `onEnter` and `talk` entries may be
-/// functions (anything else stays and is refused as before, naming the field).
+/// functions, and `onStep`/`onInteract` (anything else stays and is refused as before, naming
+/// the field).
 pub fn split(
     lua: &mlua::Lua,
     record: &LuaValue,
@@ -49,6 +51,9 @@ pub fn split(
         };
         match (key.as_str(), v) {
             ("onEnter", LuaValue::Function(f)) => handlers.push(("onEnter".to_owned(), f)),
+            (trigger @ ("onStep" | "onInteract"), LuaValue::Function(f)) => {
+                handlers.push((trigger.to_owned(), f))
+            }
             ("talk", LuaValue::Table(talk)) => {
                 let data = lua.create_table()?;
                 for pair in talk.pairs::<LuaValue, LuaValue>() {
@@ -125,6 +130,78 @@ fn run(
     }
 }
 
+/// Run `onStep`/`onInteract` for cell `(x, y)`: `f(game, ow, x, y)` with the data copies of
+/// [`map_step_handlers::step_args`] and `ow:queueScript(rows)` (rows queued after the call, in
+/// order). Returns whether the handler consumed the event (a truthy return).
+fn run_step(
+    m: &Weak<LuaMod>,
+    map: &str,
+    trigger: &str,
+    ow: &mut pallet_engine::world::Overworld,
+    ctx: &mut pallet_engine::world::WorldCtx<'_>,
+    x: i64,
+    y: i64,
+) -> Result<bool, String> {
+    let Some(m) = m.upgrade() else {
+        return Ok(false);
+    };
+    let Some(f) = m
+        .map_handlers
+        .borrow()
+        .get(&(map.to_owned(), trigger.to_owned()))
+        .cloned()
+    else {
+        return Ok(false);
+    };
+    let at = |e: String| format!("{map}.{trigger}: {e}");
+    if m.flood.flooded.get() {
+        return Err(at(crate::string_flood::FLOOD_MESSAGE.to_owned()));
+    }
+    let budget = m.host.budget.clone();
+    let _frame = budget.enter(DISPATCH_LIMIT);
+    let (game, view) = map_step_handlers::step_args(ow, ctx);
+    let lua = &m.lua;
+    let queued: Rc<std::cell::RefCell<Vec<pallet_api::Value>>> = Rc::default();
+    let game_table = to_lua(lua, &game).map_err(|e| at(e.to_string()))?;
+    let call = || -> mlua::Result<LuaValue> {
+        let game = game_table.clone();
+        let view = to_lua(lua, &view)?;
+        if let LuaValue::Table(t) = &view {
+            let q = Rc::clone(&queued);
+            let queue = lua.create_function(move |_, (_this, rows): (LuaValue, LuaValue)| {
+                let rows = crate::convert::from_lua(&rows)
+                    .map_err(|e| mlua::Error::runtime(format!("queueScript: {e}")))?;
+                q.borrow_mut().push(rows);
+                Ok(())
+            })?;
+            t.raw_set("queueScript", queue)?;
+        }
+        f.call::<LuaValue>((game, view, x, y))
+    };
+    let answer = match call() {
+        Ok(v) => v,
+        Err(_) if budget_stopped(&budget) => {
+            return Err(at(crate::errors::BUDGET_MESSAGE.to_owned()))
+        }
+        Err(e) => return Err(at(crate::errors::short(&e))),
+    };
+    // What the handler wrote into `game.save.flags` / `inventory` (data copies) is applied.
+    let save_after = match &game_table {
+        LuaValue::Table(t) => match t.raw_get::<LuaValue>("save") {
+            Ok(v) => crate::convert::from_lua(&v).map_err(|e| at(format!("game.save: {e}")))?,
+            Err(e) => return Err(at(e.to_string())),
+        },
+        _ => pallet_api::Value::Nil,
+    };
+    let save_before = game.get("save").cloned().unwrap_or_default();
+    map_step_handlers::write_back(ow, ctx, &save_before, &save_after).map_err(at)?;
+    let source = format!("{map}.{trigger}");
+    for rows in queued.borrow().iter() {
+        map_step_handlers::queue_rows(ow, ctx, &source, rows).map_err(at)?;
+    }
+    Ok(!matches!(answer, LuaValue::Nil | LuaValue::Boolean(false)))
+}
+
 /// The seam: contribute every live Lua mod's function handlers of `host` to `registry` as
 /// [`Handler::Dyn`] (call once, before the game starts). Returns how many were installed.
 pub fn install(host: &crate::mod_state::HostShared, registry: &mut MapScriptRegistry) -> usize {
@@ -138,11 +215,22 @@ pub fn install(host: &crate::mod_state::HostShared, registry: &mut MapScriptRegi
             let (w, map_id, trig) = (Rc::downgrade(&m), map.clone(), trigger.clone());
             let handler = Handler::Dyn(Rc::new(move |ow, _ctx| run(&w, &map_id, &trig, ow)));
             let c = by_map.entry(map.clone()).or_default();
-            match trigger.strip_prefix("talk:") {
-                Some(text) => {
+            match (trigger.strip_prefix("talk:"), trigger.as_str()) {
+                (Some(text), _) => {
                     c.talk.insert(text.to_owned(), handler);
                 }
-                None => c.on_enter = Some(handler),
+                (None, "onStep" | "onInteract") => {
+                    let (w, map_id, trig) = (Rc::downgrade(&m), map.clone(), trigger.clone());
+                    let step = StepHandler(Rc::new(move |ow, ctx, x, y| {
+                        run_step(&w, &map_id, &trig, ow, ctx, x, y)
+                    }));
+                    if trigger == "onStep" {
+                        c.on_step = Some(step);
+                    } else {
+                        c.on_interact = Some(step);
+                    }
+                }
+                (None, _) => c.on_enter = Some(handler),
             }
             count += 1;
         }

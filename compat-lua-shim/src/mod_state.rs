@@ -61,6 +61,8 @@ pub struct LuaMod {
     pub priority: i32,
     /// Map-script handlers given as functions, by (map id, trigger) ([`crate::map_handlers`]).
     pub map_handlers: RefCell<BTreeMap<(String, String), Function>>,
+    /// Item effects' `use` functions, by effect id ([`crate::item_effects`]).
+    pub item_effects: RefCell<BTreeMap<String, Function>>,
 }
 
 impl LuaMod {

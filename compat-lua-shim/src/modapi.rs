@@ -310,6 +310,15 @@ impl UserData for RegistryHandle {
                     crate::map_handlers::keep(&upgrade(&this.m)?, &id, handlers);
                     return Ok(());
                 }
+                if canonical_registry(&this.name) == Some(crate::item_effects::REGISTRY) {
+                    // `use` stays with the mod (`crate::item_effects`).
+                    let (data, f) = crate::item_effects::split(lua, op, &id, &v)?;
+                    this.write(op, &id, Some(&data))?;
+                    if let Some(f) = f {
+                        crate::item_effects::keep(&upgrade(&this.m)?, &id, f);
+                    }
+                    return Ok(());
+                }
                 this.write(op, &id, Some(&v))
             });
         }

@@ -17,6 +17,7 @@ mod save_io;
 mod trainers_io;
 pub use crate::content::trainers::{TrainerDef, TRAINERS};
 pub use battle_mode::BattleSession;
+pub(crate) use items_io::take_one as take_one_item;
 
 use pallet_api::{Runtime, Value};
 use thiserror::Error;
@@ -81,6 +82,9 @@ pub struct Game {
     content_mods: Vec<(String, String)>,
     /// Level evolutions queued for their animation (B cancels; `game/evolution_io.rs`).
     evolving: std::collections::VecDeque<evolution_io::Pending>,
+    /// Item effects mods registered, by item id (hosts install them before the game starts;
+    /// never saved). See [`crate::mod_item_effects`].
+    item_effects: crate::mod_item_effects::ModItemEffects,
 }
 
 /// Split borrows of a game's parts into the overworld's per-tick context.
@@ -144,6 +148,7 @@ impl Game {
             trainers: TRAINERS,
             content_mods: Vec::new(),
             evolving: std::collections::VecDeque::new(),
+            item_effects: Default::default(),
         })
     }
 
@@ -308,9 +313,24 @@ impl Game {
         ow.as_mut().map(|ow| f(ow, &mut ctx))
     }
 
-    /// The map-script registry (mods add contributions before the game starts).
+    /// The mod item effects (hosts install them before the game starts).
+    pub fn item_effects_mut(&mut self) -> &mut crate::mod_item_effects::ModItemEffects {
+        &mut self.item_effects
+    }
+
+    /// The installed mod item effects.
+    pub fn item_effects(&self) -> &crate::mod_item_effects::ModItemEffects {
+        &self.item_effects
+    }
+
+    /// The map-script registry (mods add contributions before the game starts; `None` once
+    /// the overworld holds it). A registry shared with compiled content is copied first, so
+    /// hosts' function handlers install on a content game too.
     pub fn scripts_mut(&mut self) -> Option<&mut MapScriptRegistry> {
-        Rc::get_mut(&mut self.scripts)
+        if self.overworld.is_some() {
+            return Rc::get_mut(&mut self.scripts);
+        }
+        Some(Rc::make_mut(&mut self.scripts))
     }
 
     /// Advance one tick.
@@ -392,6 +412,17 @@ impl Game {
                     Err(e) => format!("trainer battle: {e}"),
                 }
             }
+            Gift::WildBattle { species, level } => {
+                let fought = self.start_wild_battle(&species, level);
+                if !matches!(self.mode, Mode::Battle) {
+                    // Refused (unknown species, no healthy party): a waiting script goes on.
+                    self.with_world(|ow, _| ow.battle_finished(false));
+                }
+                match fought {
+                    Ok(()) => return,
+                    Err(e) => format!("wild battle: {e}"),
+                }
+            }
         };
         self.show(PresentationRow::Note { text: note });
     }
@@ -405,7 +436,7 @@ impl Game {
         }
     }
 
-    fn show(&mut self, row: PresentationRow) {
+    pub(crate) fn show(&mut self, row: PresentationRow) {
         self.feed.push(FeedRow {
             tick: self.tick,
             row,

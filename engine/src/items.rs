@@ -165,6 +165,11 @@ pub enum ItemMsg {
     StoneUsed,
     /// An Escape Rope was used (the warp follows).
     EscapeRopeUsed,
+    /// A mod's item effect spent the item (its own messages are shown; see
+    /// [`crate::mod_item_effects`]).
+    ModUsed,
+    /// A mod's item effect kept the item.
+    ModKept,
 }
 
 impl ItemMsg {
@@ -172,7 +177,7 @@ impl ItemMsg {
     pub fn used(self) -> bool {
         !matches!(
             self,
-            ItemMsg::NoEffect | ItemMsg::NotNow | ItemMsg::RepelStillActive
+            ItemMsg::NoEffect | ItemMsg::NotNow | ItemMsg::RepelStillActive | ItemMsg::ModKept
         )
     }
 
@@ -196,6 +201,8 @@ impl ItemMsg {
             ItemMsg::RepelUsed => write!(s, "{player} used the REPEL."),
             ItemMsg::StoneUsed => write!(s, "{player} used the stone on {mon}."),
             ItemMsg::EscapeRopeUsed => write!(s, "{player} used an ESCAPE ROPE."),
+            // The mod's messages are its own.
+            ItemMsg::ModUsed | ItemMsg::ModKept => Ok(()),
         };
         s
     }

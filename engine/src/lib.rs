@@ -8,6 +8,7 @@ pub mod datasets;
 pub mod game;
 pub mod game_view;
 pub mod items;
+pub mod mod_item_effects;
 pub mod pokemon;
 pub mod rng;
 pub mod save;

@@ -52,7 +52,7 @@ hooks.wrap("movement.speed", |next, frames, ctx| {
     4
 });
 hooks.wrap("trainer.before_battle", |next, game, ctx| {
-    log.info(`trainer.before_battle ${ctx.classId} ${ctx.index} ${ctx.name}`);
+    log.info(`trainer.before_battle ${ctx.trainerClass} ${ctx.partyIndex} ${ctx.name}`);
     false
 });
 hooks.wrap("pokemon.give", |next, game, mon, ctx| {
@@ -100,7 +100,7 @@ const LUA: &str = r#"return function(mod)
     return 4
   end)
   h:wrap("trainer.before_battle", function(next, game, ctx)
-    log:info("trainer.before_battle %s %d %s", ctx.classId, ctx.index, ctx.name)
+    log:info("trainer.before_battle %s %d %s", ctx.trainerClass, ctx.partyIndex, ctx.name)
     return false
   end)
   h:wrap("pokemon.give", function(next, game, mon, ctx)
@@ -282,7 +282,7 @@ fn expected_game() -> Vec<Vec<&'static str>> {
         ],
         vec!["world.talk VERMILION_CITY _VermilionCitySignText"],
         vec!["movement.speed 8 down scripted=false"],
-        vec!["trainer.before_battle BUG_CATCHER 0 BUG CATCHER"],
+        vec!["trainer.before_battle OPP_BUG_CATCHER 1 BUG CATCHER"],
         vec![
             "pokemon.give MAGIKARP 5 party=0",
             "pokemon.give MEW 5 party=1",

@@ -27,7 +27,7 @@ events.on("map.entered", |p| log.info(`map.entered ${p.mapId} ${p.via}`));
 events.on("world.interacted", |p| log.info(`world.interacted ${p.mapId} ${p.x} ${p.y} ${p.kind} ${p.text}`));
 events.on("pokemon.before_give", |p| log.info(`pokemon.before_give ${p.species} ${p.level} ${p.mon.species}`));
 events.on("pokemon.received", |p| log.info(`pokemon.received ${p.mon.species} ${p.from} ${p.destination}`));
-events.on("world.trainer_engaged", |p| log.info(`world.trainer_engaged ${p.mapId} ${p.classId} ${p.index} ${p.name}`));
+events.on("world.trainer_engaged", |p| log.info(`world.trainer_engaged ${p.mapId} ${p.trainerClass} ${p.partyIndex} ${p.name}`));
 events.on("battle.started", |p| log.info(`battle.started ${p.kind}`));
 events.on("battle.ended", |p| log.info(`battle.ended ${p.result}`));
 events.on("world.blacked_out", |p| log.info(`world.blacked_out ${p.healTarget.mapId} ${p.healTarget.x} ${p.healTarget.y} money=${p.save.money}`));
@@ -58,7 +58,7 @@ const LUA: &str = r#"return function(mod)
     log:info("pokemon.received %s %s %s", p.mon.species, p.from, p.destination)
   end)
   ev:on("world.trainer_engaged", function(p)
-    log:info("world.trainer_engaged %s %s %d %s", p.mapId, p.classId, p.index, p.name)
+    log:info("world.trainer_engaged %s %s %d %s", p.mapId, p.trainerClass, p.partyIndex, p.name)
   end)
   ev:on("battle.started", function(p) log:info("battle.started %s", p.kind) end)
   ev:on("battle.ended", function(p) log:info("battle.ended %s", p.result) end)
@@ -162,7 +162,7 @@ fn expected() -> Vec<Vec<&'static str>> {
             "pokemon.received MAGIKARP gift party",
         ],
         vec![
-            "world.trainer_engaged VERMILION_CITY BUG_CATCHER 0 BUG CATCHER",
+            "world.trainer_engaged VERMILION_CITY OPP_BUG_CATCHER 1 BUG CATCHER",
             "battle.started trainer",
             "battle.ended lose",
             // A new game's heal point is its spawn; the warp itself starts on the next tick.

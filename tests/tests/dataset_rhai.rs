@@ -229,7 +229,7 @@ fn each_records_read_like_maps_and_aliases_match() {
         "print #{",
         "alias true MEW true true 0",
         "items KING'S ROCK 161 false",
-        r#"names ["encounters", "items", "mapScripts", "map_scripts", "maps", "moves", "pokemon", "species", "strings", "text", "trainers", "typeChart", "type_chart", "types"]"#,
+        r#"names ["encounters", "item_effects", "items", "mapScripts", "map_scripts", "maps", "moves", "pokemon", "species", "strings", "text", "trainers", "typeChart", "type_chart", "types"]"#,
     ] {
         assert!(feed.contains(want), "missing {want:?} in\n{feed}");
     }

@@ -143,6 +143,7 @@ fn registries_are_normalized_to_the_public_shape() {
             "pokemon",
             "moves",
             "items",
+            "item_effects",
             "type_chart",
             "maps",
             "map_scripts",

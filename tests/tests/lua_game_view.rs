@@ -71,14 +71,14 @@ fn adaptive_trainers_shape_lifts_a_weak_roster_from_the_live_save() {
         log,
         [
             "bound game: version red, 0 in party",
-            "BUG_CATCHER #0 on REDS_HOUSE_1F (player's best L30, money 3000): \
+            "OPP_BUG_CATCHER #1 on REDS_HOUSE_1F (player's best L30, money 3000): \
              WEEDLE L6, CATERPIE L7 -> WEEDLE L27, CATERPIE L27",
             "write refused: game.save is read-only in Pallet: cannot set game.save.money ",
         ]
     );
     let kept = env.loader.mod_data.to_value();
     let last = kept.get(ID).and_then(|b| b.get("lastAdapted")).unwrap();
-    assert_eq!(last.get("class"), Some(&Value::from("BUG_CATCHER")));
+    assert_eq!(last.get("class"), Some(&Value::from("OPP_BUG_CATCHER")));
     // A player no stronger than the roster: the cartridge's levels stand.
     let (levels, log) = fight(&env, "RATTATA", 5);
     assert_eq!(levels, [6, 7], "{log:?}");
@@ -146,7 +146,7 @@ fn a_hooks_game_argument_reads_the_save() {
   mod.hooks:wrap("trainer.before_battle", function(next, live, ctx)
     local best = 0
     for _, mon in ipairs(live.save.party) do best = math.max(best, mon.level) end
-    mod.log:info("before_battle %s: best L%d, map %s", ctx.classId, best, live.mapId)
+    mod.log:info("before_battle %s: best L%d, map %s", ctx.trainerClass, best, live.mapId)
     return next(live, ctx)
   end)
 end"#,
@@ -159,7 +159,7 @@ end"#,
         log,
         [
             "core.update: red party=1",
-            "before_battle BUG_CATCHER: best L12, map REDS_HOUSE_1F",
+            "before_battle OPP_BUG_CATCHER: best L12, map REDS_HOUSE_1F",
         ]
     );
 }

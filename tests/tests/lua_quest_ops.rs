@@ -1,6 +1,6 @@
 //! Issue 18: the map-script ops quest packs use — `choice`, `check_item`, `take_item`,
-//! `give_money`, `emote`, `start_battle` — run from original fixture mods
-//! (`tests/fixtures/lua_mods/shape-fetch-quest`, `shape-tutor-battle`) through
+//! `give_money`, `emote`, `start_battle` (trainer and wild) — run from original fixture mods
+//! (`tests/fixtures/lua_mods/shape-fetch-quest`, `shape-tutor-battle`, `shape-wild-ambush`) through
 //! `pallet run --mods`, answered from the scenario language.
 
 mod lua_support;
@@ -108,4 +108,41 @@ fn start_battle_waits_for_the_battle_and_a_win_sets_the_condition() {
         "{}",
         again.transcript
     );
+}
+
+fn ambush(scenario: &str) -> RunOutcome {
+    run_mods(vec![lua_fixture("shape-wild-ambush")], scenario)
+}
+
+#[test]
+fn start_battle_wild_waits_and_a_win_or_a_run_picks_the_branch() {
+    let won = ambush(
+        "give MEWTWO 70\nwalk right 1\ntalk\nclose\nbattle auto\nclose\nexpect battle none\n",
+    );
+    let t = &won.transcript;
+    assert!(won.failed_mods.is_empty(), "{t}");
+    let battle = t.find("battle ended: win").expect("a won wild battle");
+    let praise = t.find("My hero! Take this.").expect("the win branch ran");
+    assert!(battle < praise, "the script waited for the battle:\n{t}");
+    assert!(won.game.save.flags.contains("MOD_AMBUSH_DONE"), "{t}");
+
+    let ran = ambush("give MEWTWO 70\nwalk right 1\ntalk\nclose\nbattle run\nclose\n");
+    let t = &ran.transcript;
+    let battle = t.find("battle ended: ran").expect("the player ran");
+    let sorry = t
+        .find("It's still in here...")
+        .expect("the lost branch ran");
+    assert!(battle < sorry, "{t}");
+    assert!(!ran.game.save.flags.contains("MOD_AMBUSH_DONE"), "{t}");
+    assert_eq!(ran.game.save.money + 200, won.game.save.money, "{t}");
+}
+
+#[test]
+fn start_battle_wild_without_a_healthy_party_goes_on_at_once() {
+    // No party: the battle cannot start; the script takes the lost branch, nothing waits.
+    let o = ambush("walk right 1\ntalk\nclose\nclose\n");
+    let t = &o.transcript;
+    assert!(t.contains("the battle is skipped"), "{t}");
+    assert!(o.game.battle().is_none(), "{t}");
+    assert!(t.contains("It's still in here..."), "{t}");
 }

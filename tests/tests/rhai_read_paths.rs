@@ -35,8 +35,8 @@ fn contexts() -> Vec<BattleDamageArgs> {
                     } else {
                         BattleKind::Wild
                     },
-                    trainer_class: class.map(Into::into),
-                    trainer_index: class.map(|_| 2),
+                    opp_class: class.map(Into::into),
+                    party_index: class.map(|_| 2),
                     turn,
                 },
                 user,
@@ -118,7 +118,7 @@ fn reading_some_fields_gives_what_the_whole_context_gives() {
         "ctx.user.hp + ctx.target.maxHp",
         "if ctx.user.hp > 30 { next.call() } else { 7 }",
         "ctx.move.id.len() * 100 + ctx.move.power",
-        "if ctx.battle.trainerClass == () { 1 } else { ctx.battle.trainerClass.len() }",
+        "if ctx.battle.oppClass == () { 1 } else { ctx.battle.oppClass.len() }",
         "ctx.user.name.len() + ctx.user.name.len() + ctx.battle.turn",
         "if ctx.critical { 2 } else { 3 } + ctx?.battle.turn",
         "`${ctx.user.name}/${ctx.target.name}`.len()",

@@ -75,10 +75,11 @@ pub enum BattleKind {
 #[serde(rename_all = "camelCase")]
 pub struct BattleInfo {
     pub kind: BattleKind,
-    /// Trainer class id (e.g. `"OPP_RIVAL1"`) for trainer battles.
-    pub trainer_class: Option<String>,
-    /// Party index of the trainer within its class.
-    pub trainer_index: Option<u16>,
+    /// Trainer class id as the Lua engine spells it (`"OPP_RIVAL1"`; a mod's own class as it
+    /// registered it) for trainer battles.
+    pub opp_class: Option<String>,
+    /// Party index of the trainer within its class, counting from 1.
+    pub party_index: Option<u16>,
     /// The Gen 1 turn counter.
     pub turn: u32,
 }

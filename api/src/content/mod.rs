@@ -1,5 +1,5 @@
 //! Content registries: `pokemon`, `moves`, `items`, `type_chart`, `maps`, `map_scripts`,
-//! `trainers`, `encounters`, and the translation registries `strings` and `text` ([`open`]).
+//! `trainers`, `encounters`, `item_effects` (mod item uses), and the translation registries `strings` and `text` ([`open`]).
 //!
 //! Each registry holds the engine's base records (as [`Value`]s) and an owner-tagged log of
 //! `register` / `override` / `patch` / `remove` writes, folded into a merged view that `get`
@@ -29,6 +29,7 @@ pub const REGISTRIES: &[(&str, &schema::Shape, bool)] = &[
     ("pokemon", &schemas::POKEMON, false),
     ("moves", &schemas::MOVES, false),
     ("items", &schemas::ITEMS, false),
+    ("item_effects", &schemas::ITEM_EFFECTS, false),
     ("type_chart", &schemas::TYPE_CHART, false),
     ("maps", &schemas::MAPS, false),
     ("map_scripts", &schemas::MAP_SCRIPTS, true),

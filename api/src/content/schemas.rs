@@ -100,7 +100,14 @@ pub const MOVES: Shape = Shape::Record(&[
     Field::req("pp", &Shape::Int { min: 1, max: 64 }),
     Field::opt("effect", &STR),
     Field::opt("num", &Shape::Int { min: 0, max: 65535 }),
+    // The `item_effects` record the item runs when used from the bag.
+    Field::opt("effect", &STR),
 ]);
+
+// ----- item_effects: record id = effect id; `use` is the mod's callback (kept by its host) -----
+
+pub const ITEM_EFFECTS: Shape =
+    Shape::Record(&[Field::opt("field", &BOOL), Field::opt("battle", &BOOL)]);
 
 // ----- items ---------------------------------------------------------------------------------
 

@@ -572,7 +572,7 @@ mod.hooks:wrap("battle.crit", function(next, ctx) WHOLE
   mod.log:info("crit %s/%s %s %s %s %s %s %s %s", tostring(ctx.user.hp), tostring(ctx.user.maxHp),
     tostring(ctx.move.power), tostring(ctx.move.type), tostring(ctx.battle.kind),
     tostring(ctx.user.types[1]), tostring(#ctx.user.types), tostring(ctx.user.missing),
-    dump(ctx.battle.trainerClass) .. ctx.user.name:lower())
+    dump(ctx.battle.oppClass) .. ctx.user.name:lower())
   if ctx.user.hp < ctx.user.maxHp and ctx.move.power > 60 then return true end
   if ctx.user.hp == 33 then return ctx.nothing.here end
   return next()
@@ -616,7 +616,7 @@ end, 10)
             crit.ctx.move_info.power = (call * 7 % 120) as u8;
             if call % 3 == 0 {
                 crit.ctx.user.types.push("FLYING".into());
-                crit.ctx.battle.trainer_class = Some("OPP_BROCK".into());
+                crit.ctx.battle.opp_class = Some("OPP_BROCK".into());
             }
             let crit = rt.call::<BattleCrit>(crit, |_| call % 4 == 0);
             let mut mon = Value::map([
@@ -683,7 +683,7 @@ end, 10)
             "occupancy red 2 3",
             "attempt to index field 'nothing' (a nil value) -- link skipped",
             // `next()` hands the inner links the engine's arguments, not the filtered tables.
-            "battle.crit inner {battle={kind=string:wild,trainerClass=string:OPP_BROCK,turn=number:0},move={accuracy=number:255,id=string:THUNDERSHOCK,power=number:21,type=string:ELECTRIC},user={hp=number:23,maxHp=number:35,name=string:PIKACHU,side=string:player,types={1=string:ELECTRIC,2=string:FLYING},vanished=boolean:false}}",
+            "battle.crit inner {battle={kind=string:wild,oppClass=string:OPP_BROCK,turn=number:0},move={accuracy=number:255,id=string:THUNDERSHOCK,power=number:21,type=string:ELECTRIC},user={hp=number:23,maxHp=number:35,name=string:PIKACHU,side=string:player,types={1=string:ELECTRIC,2=string:FLYING},vanished=boolean:false}}",
             "exp.gain inner {defeatedDef={species=string:RATTATA},isTrainer=boolean:true,level=number:12,mon={levels={1=number:0,2=number:4},species=string:PIDGEY},participants=number:1,traded=boolean:false}",
         ] {
             assert!(

@@ -204,8 +204,8 @@ fn battler(side: Side) -> BattlerSnapshot {
 fn battle() -> BattleInfo {
     BattleInfo {
         kind: BattleKind::Trainer,
-        trainer_class: Some("OPP_BROCK".into()),
-        trainer_index: Some(1),
+        opp_class: Some("OPP_BROCK".into()),
+        party_index: Some(1),
         turn: 3,
     }
 }

@@ -34,14 +34,14 @@ mod live {
         match &b.kind {
             BattleKind::Wild => BattleInfo {
                 kind: common::BattleKind::Wild,
-                trainer_class: None,
-                trainer_index: None,
+                opp_class: None,
+                party_index: None,
                 turn: b.turn,
             },
             BattleKind::Trainer { class, index, .. } => BattleInfo {
                 kind: common::BattleKind::Trainer,
-                trainer_class: Some(class.clone()),
-                trainer_index: Some(*index),
+                opp_class: Some(crate::content::public_records::public_trainer_class(class)),
+                party_index: Some(crate::content::public_records::public_party_index(*index)),
                 turn: b.turn,
             },
         }

@@ -180,6 +180,25 @@ pub const TRAINER_CLASSES: &[(&str, &str)] = &[
 ];
 
 /// A class record without parties (added where the engine's trainer table has no record).
+/// The id a mod sees for trainer class `class` in hook arguments and payloads: a cartridge
+/// class as the Lua engine spells it (`BUG_CATCHER` → `OPP_BUG_CATCHER`), a class a mod
+/// registered as it registered it.
+pub fn public_trainer_class(class: &str) -> String {
+    if TRAINER_CLASSES.iter().any(|(id, _)| *id == class) {
+        format!(
+            "{}{class}",
+            pallet_api::content::public_ids::TRAINER_CLASS_PREFIX
+        )
+    } else {
+        class.to_owned()
+    }
+}
+
+/// The party index a mod sees: the Lua engine (and pret's trainer objects) count from 1.
+pub fn public_party_index(index: u16) -> u16 {
+    index.saturating_add(1)
+}
+
 pub fn class_record(name: &str) -> Value {
     Value::map([
         ("name", Value::from(name)),

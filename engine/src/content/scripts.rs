@@ -49,7 +49,40 @@ fn positional_args(name: &str) -> Option<&'static [&'static str]> {
         "give_money" => &["amount"],
         "start_battle" => &["kind", "trainer", "index"],
         "emote" => &["target", "emote", "frames"],
+        "move_player" => &["dir", "n"],
+        "face_player_dir" => &["dir"],
+        "face_player" => &[],
+        "play_cry" => &["species"],
+        "check_battle_result" => &["result"],
         _ => return None,
+    })
+}
+
+fn direction(op: &Value) -> Result<crate::world::Direction, String> {
+    op.get("dir")
+        .and_then(Value::as_str)
+        .and_then(crate::world::Direction::parse)
+        .ok_or_else(|| "needs a direction `dir` (up, down, left, right)".to_owned())
+}
+
+/// `start_battle` with kind `"wild"`: `{"start_battle", "wild", species, level}` (positional:
+/// the second and third arguments) or the record `{op, kind, species, level}`.
+fn wild_battle(op: &Value) -> Result<ScriptRow, String> {
+    let species = op
+        .get("species")
+        .or_else(|| op.get("trainer"))
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
+        .ok_or("start_battle: a wild battle names its species (kind, species, level)")?;
+    let level = op
+        .get("level")
+        .or_else(|| op.get("index"))
+        .and_then(Value::as_exact_int)
+        .filter(|n| (1..=100).contains(n))
+        .ok_or("start_battle: level must be a whole number 1..100")?;
+    Ok(ScriptRow::StartWildBattle {
+        species: species.to_owned(),
+        level: level as u8,
     })
 }
 
@@ -211,10 +244,13 @@ pub fn compile_ops(
                     )))
                 }
             },
+            "start_battle" if op.get("kind").and_then(Value::as_str) == Some("wild") => {
+                wild_battle(op).map_err(at)?
+            }
             "start_battle" => {
                 if op.get("kind").and_then(Value::as_str) != Some("trainer") {
                     return Err(at(
-                        "start_battle: only \"trainer\" battles (kind, trainer, index)".into(),
+                        "start_battle: kind must be \"trainer\" (kind, trainer, index) or \"wild\" (kind, species, level)".into(),
                     ));
                 }
                 let class = field(op, "trainer").map_err(at)?;
@@ -233,6 +269,28 @@ pub fn compile_ops(
                     index,
                 }
             }
+            "move_player" => ScriptRow::MovePlayer {
+                dir: direction(op).map_err(at)?,
+                n: match op.get("n") {
+                    None => 1,
+                    Some(v) => match v.as_exact_int() {
+                        Some(n) if (1..=255).contains(&n) => n as u32,
+                        _ => return Err(at("move_player: n must be a whole number 1..255".into())),
+                    },
+                },
+            },
+            "face_player_dir" => ScriptRow::FacePlayer {
+                dir: direction(op).map_err(at)?,
+            },
+            // The talking NPC turns to the player: Pallet's NPCs keep no facing, so the row
+            // changes nothing (accepted so quest scripts written for the Lua engine run).
+            "face_player" => ScriptRow::Wait { ticks: 0 },
+            "play_cry" => ScriptRow::PlaySound {
+                sound: format!("Cry_{}", field(op, "species").map_err(at)?),
+            },
+            "check_battle_result" => ScriptRow::CheckBattleResult {
+                result: field(op, "result").map_err(at)?.into(),
+            },
             "emote" => ScriptRow::Emote {
                 npc: field(op, "target").map_err(at)?.into(),
                 emote: field(op, "emote").map_err(at)?.into(),

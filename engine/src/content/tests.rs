@@ -391,6 +391,35 @@ fn start_battle_rows_count_parties_from_one_and_only_fight_trainers() {
     );
     let err = row("trainer", 0).unwrap_err();
     assert_eq!(err, "[1]: start_battle: index must be an integer from 1");
-    let err = row("wild", 1).unwrap_err();
-    assert!(err.contains("only \"trainer\" battles"), "{err}");
+    let err = row("gym", 1).unwrap_err();
+    assert!(err.contains("kind must be \"trainer\""), "{err}");
+}
+
+#[test]
+fn start_battle_wild_rows_name_a_species_and_a_level() {
+    use crate::world::script::ScriptRow;
+    let wild = |species: Value, level: Value| {
+        one_op(vec![
+            Value::from("start_battle"),
+            Value::from("wild"),
+            species,
+            level,
+        ])
+    };
+    assert_eq!(
+        wild(Value::from("MAGIKARP"), Value::Int(5)).unwrap(),
+        vec![ScriptRow::StartWildBattle {
+            species: "MAGIKARP".into(),
+            level: 5
+        }]
+    );
+    for bad in [Value::Int(0), Value::Int(101), Value::Float(2.5)] {
+        let err = wild(Value::from("MAGIKARP"), bad).unwrap_err();
+        assert_eq!(
+            err,
+            "[1]: start_battle: level must be a whole number 1..100"
+        );
+    }
+    let err = wild(Value::Int(3), Value::Int(5)).unwrap_err();
+    assert!(err.contains("a wild battle names its species"), "{err}");
 }

@@ -388,7 +388,8 @@ impl Game {
         });
         self.mode = Mode::Overworld;
         let won = result == Some(BattleResult::Win);
-        self.with_world(|ow, _| ow.battle_finished(won));
+        let result_name = result.map(BattleResult::as_str).unwrap_or("");
+        self.with_world(|ow, _| ow.battle_finished_as(won, result_name));
         // The mons that gained a level may evolve (not after a blackout).
         if leveled != 0 && result != Some(BattleResult::Lose) {
             self.evolve_after_battle(leveled);
@@ -512,8 +513,8 @@ fn trainer_party_site(game: &Game, def: &TrainerDef) -> Vec<PartyMember> {
     #[cfg(feature = "hook-sites")]
     if game.rt.wants_hook::<TrainerParty>() {
         let args = TrainerPartyArgs {
-            class_id: def.class.to_string(),
-            index: def.index,
+            class_id: crate::content::public_records::public_trainer_class(def.class),
+            index: crate::content::public_records::public_party_index(def.index),
             party: vanilla(def),
         };
         return game.rt.call::<TrainerParty>(args, |a| a.party.clone());
@@ -632,7 +633,7 @@ pub(super) mod tests {
         rt.wrap::<TrainerParty, _>("m", 0, |_next, args| {
             assert_eq!(
                 (args.class_id.as_str(), args.index, args.party.len()),
-                ("BUG_CATCHER", 0, 2)
+                ("OPP_BUG_CATCHER", 1, 2)
             );
             Ok(vec![PartyMember {
                 species: "MAGIKARP".into(),

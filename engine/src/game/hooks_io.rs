@@ -63,8 +63,8 @@ impl Game {
             let args = hooks::TrainerBeforeBattleArgs {
                 game: self.hook_game_info(),
                 ctx: hooks::TrainerBattleContext {
-                    class_id: def.class.to_owned(),
-                    index: def.index,
+                    trainer_class: crate::content::public_records::public_trainer_class(def.class),
+                    party_index: crate::content::public_records::public_party_index(def.index),
                     map_id: self.save.player.map.clone(),
                     name: def.name.to_owned(),
                 },

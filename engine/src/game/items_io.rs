@@ -50,7 +50,7 @@ impl Game {
     }
 
     /// Show a text box in the overworld (after a battle, at the end of the queue).
-    fn item_text(&mut self, text: String) {
+    pub(crate) fn item_text(&mut self, text: String) {
         if self
             .with_world(|ow, ctx| ow.open_text(TextRef::Literal(text.clone()), None, ctx))
             .is_none()
@@ -72,6 +72,9 @@ impl Game {
         }
         let data = self.data;
         let (_, item) = self.bag_item(name)?;
+        if let Some(e) = self.item_effects().get(item.id).cloned() {
+            return self.use_mod_item(item.id, &e, target);
+        }
         let effect = ItemEffect::of(item);
         let mut party = self.save.party_mons(data).map_err(|e| err(e.to_string()))?;
         let slot = if effect.needs_target() {
@@ -368,6 +371,9 @@ impl Game {
     /// (its text shown, the item kept, no turn taken). Returns whether a turn was taken.
     pub fn battle_use_item(&mut self, name: &str, target: u8) -> Result<bool, GameError> {
         let (id, item) = self.bag_item(name)?;
+        if self.item_effects().get(item.id).is_some() {
+            return self.battle_mod_item(item.id);
+        }
         let effect = ItemEffect::of(item);
         let Some(session) = self.battle.as_mut() else {
             return Err(err("no battle is running"));
@@ -406,7 +412,7 @@ impl Game {
 }
 
 /// Remove one `id` from the bag.
-fn take_one(bag: &mut Vec<crate::save::data::ItemStack>, id: &str) {
+pub(crate) fn take_one(bag: &mut Vec<crate::save::data::ItemStack>, id: &str) {
     if let Some(i) = bag.iter().position(|s| s.id == id && s.count > 0) {
         bag[i].count -= 1;
         if bag[i].count == 0 {

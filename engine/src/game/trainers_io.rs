@@ -170,14 +170,14 @@ mod tests {
         let _e = rt.on::<events::WorldTrainerEngaged, _>("t", 0, move |p| {
             l.borrow_mut().push(format!(
                 "engaged {} {} {} {}",
-                p.map_id, p.class_id, p.index, p.name
+                p.map_id, p.trainer_class, p.party_index, p.name
             ));
             Ok(())
         });
         let l = Rc::clone(&log);
         let _h = rt.wrap::<hooks::TrainerBeforeBattle, _>("t", 0, move |next, args| {
             l.borrow_mut()
-                .push(format!("before_battle {}", args.ctx.class_id));
+                .push(format!("before_battle {}", args.ctx.trainer_class));
             Ok(next.call())
         });
         let mut g = route1(Rc::clone(&rt));
@@ -186,7 +186,10 @@ mod tests {
         assert!(log.borrow().is_empty(), "not in sight yet");
         walk_up(&mut g, 1);
         assert_eq!((g.save.player.x, g.save.player.y), (10, 30));
-        assert_eq!(*log.borrow(), ["engaged ROUTE_1 BUG_CATCHER 0 BUG CATCHER"]);
+        assert_eq!(
+            *log.borrow(),
+            ["engaged ROUTE_1 OPP_BUG_CATCHER 1 BUG CATCHER"]
+        );
         assert_eq!(g.busy(), Some(BusyState::Script));
         // "!", two steps up to the player, the player turns, the battle text.
         for _ in 0..200 {
@@ -227,7 +230,7 @@ mod tests {
         assert_eq!(g.mode, Mode::Battle);
         assert_eq!(
             log.borrow().last().map(String::as_str),
-            Some("before_battle BUG_CATCHER")
+            Some("before_battle OPP_BUG_CATCHER")
         );
         assert_eq!(log.borrow().len(), 2, "engaged once, at sight");
         crate::game::battle_mode::tests::fight_out(&mut g);

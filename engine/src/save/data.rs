@@ -34,6 +34,13 @@ pub const MAX_ITEM_COUNT: u32 = 99;
 /// `save.objectToggles`: map id → object name → visible (sorted, so bytes are stable).
 pub type ObjectToggles = BTreeMap<String, BTreeMap<String, bool>>;
 
+/// Most Game Corner coins the coin case holds.
+pub const MAX_COINS: u32 = 9999;
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SaveData {
@@ -52,6 +59,10 @@ pub struct SaveData {
     /// 1..=12.
     pub current_box: i64,
     pub money: u32,
+    /// Game Corner coins (the cartridge's `wPlayerCoins`, 0..=9999); omitted when zero, so
+    /// saves without coins keep their bytes.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub coins: u32,
     /// Defeated trainers by id (map-qualified, e.g. `"ROUTE_3:TRAINER_1"`).
     pub defeated_trainers: BTreeSet<String>,
     pub pokedex: Pokedex,
@@ -248,6 +259,7 @@ impl SaveData {
             boxes: vec![Vec::new(); crate::pokemon::BOX_COUNT],
             current_box: 1,
             money: START_MONEY,
+            coins: 0,
             defeated_trainers: BTreeSet::new(),
             pokedex: Pokedex::default(),
             last_heal: spawn.point(),

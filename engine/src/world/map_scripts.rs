@@ -49,6 +49,10 @@ impl fmt::Debug for Handler {
 #[derive(Clone, Debug, Default)]
 pub struct Contribution {
     pub on_enter: Option<Handler>,
+    /// `onStep` / `onInteract` (mods' callbacks; the first truthy return consumes the event,
+    /// see [`super::map_step_handlers`]).
+    pub on_step: Option<super::map_step_handlers::StepHandler>,
+    pub on_interact: Option<super::map_step_handlers::StepHandler>,
     pub talk: BTreeMap<String, Handler>,
     pub replaces_base: bool,
 }
@@ -131,6 +135,24 @@ impl MapScriptRegistry {
                 .get(text)
                 .map(|h| (e.owner.clone(), h.clone()))
         })
+    }
+
+    /// `onStep` or `onInteract` handlers of `map`, in dispatch order, with their owners.
+    pub fn step_handlers(
+        &self,
+        map: &str,
+        kind: super::map_step_handlers::StepKind,
+    ) -> Vec<(String, super::map_step_handlers::StepHandler)> {
+        use super::map_step_handlers::StepKind;
+        self.active(map)
+            .filter_map(|e| {
+                let h = match kind {
+                    StepKind::Step => e.contribution.on_step.clone(),
+                    StepKind::Interact => e.contribution.on_interact.clone(),
+                };
+                h.map(|h| (e.owner.clone(), h))
+            })
+            .collect()
     }
 
     /// Owners contributing to `map`, in dispatch order.

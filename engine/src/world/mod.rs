@@ -13,6 +13,7 @@
 //! | [`last_map`] | `LAST_MAP` warps: back to the outdoor map the player came from, recorded at run time in the save |
 //! | [`script`] | script rows and the runner's per-row state |
 //! | [`map_scripts`] | per-map handler registry (`onEnter`, talk), priority order |
+//! | [`map_step_handlers`] | `onStep`/`onInteract` mod handlers: first truthy return consumes; `queueScript` rows |
 //! | [`base_scripts`] | the engine's base contributions (Vermilion Dock, the captain, …) |
 //! | [`presentation`] | rows of what the player sees, formatted lazily |
 //! | [`overworld`] | the simulation state and `step(input)` |
@@ -27,6 +28,7 @@ pub mod encounters;
 pub mod last_map;
 pub mod map;
 pub mod map_scripts;
+pub mod map_step_handlers;
 pub mod objects;
 pub mod overworld;
 pub mod presentation;

@@ -47,11 +47,18 @@ pub const SHIP_FRAME_TICKS: u32 = 16;
 pub trait FlagStore {
     fn flag(&self, name: &str) -> bool;
     fn set_flag(&mut self, name: &str, on: bool);
+    /// Every flag that is set, sorted (map-script handlers' `game.save.flags`).
+    fn set_flags(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 impl FlagStore for BTreeSet<String> {
     fn flag(&self, name: &str) -> bool {
         self.contains(name)
+    }
+    fn set_flags(&self) -> Vec<String> {
+        self.iter().cloned().collect()
     }
     fn set_flag(&mut self, name: &str, on: bool) {
         if on {
@@ -605,6 +612,15 @@ impl Overworld {
         if m.scripted || self.runner.busy() {
             return true;
         }
+        // A mod's `onStep` that returns true consumes the step (no warp, no encounter).
+        if self.run_step_handlers(
+            super::map_step_handlers::StepKind::Step,
+            i64::from(m.to_x),
+            i64::from(m.to_y),
+            ctx,
+        ) {
+            return true;
+        }
         if let Some(w) = self.map.def().warp_at(m.to_x, m.to_y).cloned() {
             self.take_map_warp(&w, ctx);
             return true;
@@ -801,6 +817,10 @@ impl Overworld {
 
     fn interact(&mut self, ctx: &mut WorldCtx<'_>) {
         let (tx, ty) = self.ahead(self.player.facing);
+        // A mod's `onInteract` that returns true consumes the A press.
+        if self.run_step_handlers(super::map_step_handlers::StepKind::Interact, tx, ty, ctx) {
+            return;
+        }
         let def = self.map.def();
         let text = def
             .npcs

@@ -140,6 +140,19 @@ pub enum ScriptRow {
         class: String,
         index: u16,
     },
+    /// A wild battle the script waits for (`start_battle` with kind `"wild"`): the condition
+    /// is set when the player wins, cleared when the player loses, runs, catches the mon, or
+    /// the battle does not start.
+    StartWildBattle {
+        species: String,
+        level: u8,
+    },
+    /// Set the condition to whether the last battle this script waited for ended with
+    /// `result` (`"win"`, `"lose"`, `"ran"`, `"caught"`, `"draw"`; the Lua engine's
+    /// `check_battle_result`). False when the script has not fought a battle.
+    CheckBattleResult {
+        result: String,
+    },
     /// Add `amount` to the save's money (the game caps it at ¥999,999, as the cartridge does).
     GiveMoney {
         amount: u32,
@@ -175,6 +188,11 @@ pub enum Gift {
     TrainerBattle {
         class: String,
         index: u16,
+    },
+    /// Not a gift: a wild battle a script row starts ([`ScriptRow::StartWildBattle`]).
+    WildBattle {
+        species: String,
+        level: u8,
     },
 }
 
@@ -220,6 +238,9 @@ pub struct Running {
     /// The condition `check_flag` sets and `jump_if_true`/`jump_if_false` test.
     #[serde(default)]
     pub cond: bool,
+    /// How the last battle this script waited for ended (`check_battle_result`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub battle_result: Option<String>,
 }
 
 /// The runner: at most one running script, plus scripts queued behind it.
@@ -278,6 +299,7 @@ impl Overworld {
                     script: next,
                     wait: None,
                     cond: false,
+                    battle_result: None,
                 });
             }
             if !self.settle_wait(ctx) {
@@ -480,8 +502,18 @@ impl Overworld {
                 self.gifts.push(Gift::TrainerBattle { class, index });
                 Some(RowWait::Battle)
             }
+            ScriptRow::StartWildBattle { species, level } => {
+                self.gifts.push(Gift::WildBattle { species, level });
+                Some(RowWait::Battle)
+            }
             ScriptRow::GiveMoney { amount } => {
                 self.gifts.push(Gift::Money { amount });
+                None
+            }
+            ScriptRow::CheckBattleResult { result } => {
+                if let Some(r) = self.runner.current.as_mut() {
+                    r.cond = r.battle_result.as_deref() == Some(result.as_str());
+                }
                 None
             }
             ScriptRow::CheckFlag { flag } => {

@@ -66,6 +66,18 @@ impl Overworld {
     /// condition is set to `won` and the script goes on. Nothing happens when no script waits
     /// for a battle (a trainer's sight script does not).
     pub fn battle_finished(&mut self, won: bool) {
+        self.battle_finished_as(won, if won { "win" } else { "" });
+    }
+
+    /// [`battle_finished`](Self::battle_finished) with the battle's result string (`"win"`,
+    /// `"lose"`, `"ran"`, `"caught"`, …; empty: it did not start), kept for
+    /// `check_battle_result`.
+    pub fn battle_finished_as(&mut self, won: bool, result: &str) {
+        if let Some(r) = self.runner.current.as_mut() {
+            if r.wait == Some(super::script::RowWait::Battle) {
+                r.battle_result = (!result.is_empty()).then(|| result.to_owned());
+            }
+        }
         if let Some(r) = self.runner.current.as_mut() {
             if r.wait == Some(super::script::RowWait::Battle) {
                 r.wait = None;

@@ -23,7 +23,7 @@ pub const HOOK_SHAPES: &[(&str, &[(&str, &str)])] = &[
     (
         "catch.party_full",
         &[
-            ("ctx", "#{battle: #{kind: string, trainerClass: string, trainerIndex: int, turn: int}, game: #{mapId: string, playthroughId: string, version: string}, mon: #{level: int, species: string}, name: string}"),
+            ("ctx", "#{battle: #{kind: string, oppClass: string, partyIndex: int, turn: int}, game: #{mapId: string, playthroughId: string, version: string}, mon: #{level: int, species: string}, name: string}"),
         ],
     ),
     (
@@ -45,25 +45,25 @@ pub const HOOK_SHAPES: &[(&str, &[(&str, &str)])] = &[
             ("ball", "string"),
             ("mon", "#{level: int, species: string}"),
             ("def", "#{catchRate: int}"),
-            ("opts", "#{battle: #{kind: string, trainerClass: string, trainerIndex: int, turn: int}}"),
+            ("opts", "#{battle: #{kind: string, oppClass: string, partyIndex: int, turn: int}}"),
         ],
     ),
     (
         "battle.damage",
         &[
-            ("ctx", "#{battle: #{kind: string, trainerClass: string, trainerIndex: int, turn: int}, critical: bool, move: #{accuracy: int, id: string, power: int, type: string}, target: #{hp: int, maxHp: int, name: string, side: string, types: [string], vanished: bool}, user: #{hp: int, maxHp: int, name: string, side: string, types: [string], vanished: bool}}"),
+            ("ctx", "#{battle: #{kind: string, oppClass: string, partyIndex: int, turn: int}, critical: bool, move: #{accuracy: int, id: string, power: int, type: string}, target: #{hp: int, maxHp: int, name: string, side: string, types: [string], vanished: bool}, user: #{hp: int, maxHp: int, name: string, side: string, types: [string], vanished: bool}}"),
         ],
     ),
     (
         "battle.accuracy",
         &[
-            ("ctx", "#{battle: #{kind: string, trainerClass: string, trainerIndex: int, turn: int}, move: #{accuracy: int, id: string, power: int, type: string}, target: #{hp: int, maxHp: int, name: string, side: string, types: [string], vanished: bool}, user: #{hp: int, maxHp: int, name: string, side: string, types: [string], vanished: bool}}"),
+            ("ctx", "#{battle: #{kind: string, oppClass: string, partyIndex: int, turn: int}, move: #{accuracy: int, id: string, power: int, type: string}, target: #{hp: int, maxHp: int, name: string, side: string, types: [string], vanished: bool}, user: #{hp: int, maxHp: int, name: string, side: string, types: [string], vanished: bool}}"),
         ],
     ),
     (
         "battle.crit",
         &[
-            ("ctx", "#{battle: #{kind: string, trainerClass: string, trainerIndex: int, turn: int}, move: #{accuracy: int, id: string, power: int, type: string}, user: #{hp: int, maxHp: int, name: string, side: string, types: [string], vanished: bool}}"),
+            ("ctx", "#{battle: #{kind: string, oppClass: string, partyIndex: int, turn: int}, move: #{accuracy: int, id: string, power: int, type: string}, user: #{hp: int, maxHp: int, name: string, side: string, types: [string], vanished: bool}}"),
         ],
     ),
     (
@@ -86,7 +86,7 @@ pub const HOOK_SHAPES: &[(&str, &[(&str, &str)])] = &[
     (
         "battle.exp_award",
         &[
-            ("ctx", "#{alive: [int], battle: #{kind: string, trainerClass: string, trainerIndex: int, turn: int}, participants: int}"),
+            ("ctx", "#{alive: [int], battle: #{kind: string, oppClass: string, partyIndex: int, turn: int}, participants: int}"),
         ],
     ),
     (
@@ -118,32 +118,32 @@ pub const HOOK_SHAPES: &[(&str, &[(&str, &str)])] = &[
             ("playerMove", "#{accuracy: int, id: string, power: int, type: string}"),
             ("enemy", "#{hp: int, maxHp: int, name: string, side: string, types: [string], vanished: bool}"),
             ("enemyMove", "()"),
-            ("ctx", "#{battle: #{kind: string, trainerClass: string, trainerIndex: int, turn: int}}"),
+            ("ctx", "#{battle: #{kind: string, oppClass: string, partyIndex: int, turn: int}}"),
         ],
     ),
     (
         "battle.run",
         &[
-            ("ctx", "#{attempts: int, battle: #{kind: string, trainerClass: string, trainerIndex: int, turn: int}, enemySpeed: int, playerSpeed: int}"),
+            ("ctx", "#{attempts: int, battle: #{kind: string, oppClass: string, partyIndex: int, turn: int}, enemySpeed: int, playerSpeed: int}"),
         ],
     ),
     (
         "battle.enemy_action",
         &[
-            ("battle", "#{kind: string, trainerClass: string, trainerIndex: int, turn: int}"),
+            ("battle", "#{kind: string, oppClass: string, partyIndex: int, turn: int}"),
             ("ctx", "#{enemy: #{hp: int, maxHp: int, name: string, side: string, types: [string], vanished: bool}, legal: [#{kind: string, slot: int}], moves: [string], player: #{hp: int, maxHp: int, name: string, side: string, types: [string], vanished: bool}}"),
         ],
     ),
     (
         "battle.style",
         &[
-            ("battle", "#{kind: string, trainerClass: string, trainerIndex: int, turn: int}"),
+            ("battle", "#{kind: string, oppClass: string, partyIndex: int, turn: int}"),
         ],
     ),
     (
         "battle.charge_required",
         &[
-            ("battle", "#{kind: string, trainerClass: string, trainerIndex: int, turn: int}"),
+            ("battle", "#{kind: string, oppClass: string, partyIndex: int, turn: int}"),
             ("ctx", "#{move: #{accuracy: int, id: string, power: int, type: string}, user: #{hp: int, maxHp: int, name: string, side: string, types: [string], vanished: bool}}"),
         ],
     ),
@@ -174,7 +174,7 @@ pub const HOOK_SHAPES: &[(&str, &[(&str, &str)])] = &[
         "trainer.before_battle",
         &[
             ("game", "#{mapId: string, playthroughId: string, version: string}"),
-            ("ctx", "#{classId: string, index: int, mapId: string, name: string}"),
+            ("ctx", "#{mapId: string, name: string, partyIndex: int, trainerClass: string}"),
         ],
     ),
     (
@@ -209,7 +209,7 @@ pub const HOOK_SHAPES: &[(&str, &[(&str, &str)])] = &[
         "catch.nickname",
         &[
             ("mon", "#{level: int, species: string}"),
-            ("ctx", "#{battle: #{kind: string, trainerClass: string, trainerIndex: int, turn: int}, game: #{mapId: string, playthroughId: string, version: string}, name: string}"),
+            ("ctx", "#{battle: #{kind: string, oppClass: string, partyIndex: int, turn: int}, game: #{mapId: string, playthroughId: string, version: string}, name: string}"),
         ],
     ),
     (
@@ -236,29 +236,29 @@ pub const EVENT_SHAPES: &[(&str, &str)] = &[
     ("map.exited", "#{mapId: string, toMapId: string}"),
     ("world.stepped", "#{mapId: string, tile: int, x: int, y: int}"),
     ("world.block_replaced", "#{block: int, bx: int, by: int, mapId: string}"),
-    ("battle.started", "#{battle: #{kind: string, trainerClass: string, trainerIndex: int, turn: int}, kind: string, trainerId: string}"),
-    ("battle.turn_ended", "#{battle: #{kind: string, trainerClass: string, trainerIndex: int, turn: int}, turn: int}"),
-    ("battle.fainted", "#{battle: #{kind: string, trainerClass: string, trainerIndex: int, turn: int}, battler: #{hp: int, maxHp: int, name: string, side: string, types: [string], vanished: bool}}"),
-    ("battle.ended", "#{battle: #{kind: string, trainerClass: string, trainerIndex: int, turn: int}, result: string}"),
-    ("pokemon.caught", "#{ball: string, battle: #{kind: string, trainerClass: string, trainerIndex: int, turn: int}, destination: string, game: #{mapId: string, playthroughId: string, version: string}, isNew: bool, mon: #{level: int, species: string}, species: string}"),
+    ("battle.started", "#{battle: #{kind: string, oppClass: string, partyIndex: int, turn: int}, kind: string, trainerId: string}"),
+    ("battle.turn_ended", "#{battle: #{kind: string, oppClass: string, partyIndex: int, turn: int}, turn: int}"),
+    ("battle.fainted", "#{battle: #{kind: string, oppClass: string, partyIndex: int, turn: int}, battler: #{hp: int, maxHp: int, name: string, side: string, types: [string], vanished: bool}}"),
+    ("battle.ended", "#{battle: #{kind: string, oppClass: string, partyIndex: int, turn: int}, result: string}"),
+    ("pokemon.caught", "#{ball: string, battle: #{kind: string, oppClass: string, partyIndex: int, turn: int}, destination: string, game: #{mapId: string, playthroughId: string, version: string}, isNew: bool, mon: #{level: int, species: string}, species: string}"),
     ("pokemon.level_up", "#{learnable: [string], level: int, mon: #{level: int, species: string}, prevLevel: int}"),
     ("save.created", "#{save: #{version: string}}"),
     ("save.loaded", "#{meta: #{format: int}, modsDiff: #{added: array}, save: #{version: string}}"),
     ("checkpoint.restored", "#{game: #{mapId: string, playthroughId: string, version: string}, kind: string}"),
     ("mods.loaded", "#{failed: array, order: [string]}"),
-    ("battle.turn_started", "#{battle: #{kind: string, trainerClass: string, trainerIndex: int, turn: int}, turn: int}"),
-    ("battle.move_used", "#{battle: #{kind: string, trainerClass: string, trainerIndex: int, turn: int}, isCalled: bool, move: #{accuracy: int, id: string, power: int, type: string}, moveId: string, user: #{hp: int, maxHp: int, name: string, side: string, types: [string], vanished: bool}}"),
-    ("battle.damage_dealt", "#{amount: int, attacker: #{hp: int, maxHp: int, name: string, side: string, types: [string], vanished: bool}, battle: #{kind: string, trainerClass: string, trainerIndex: int, turn: int}, critical: bool, moveId: string, substitute: bool, target: #{hp: int, maxHp: int, name: string, side: string, types: [string], vanished: bool}}"),
-    ("battle.status_inflicted", "#{battle: #{kind: string, trainerClass: string, trainerIndex: int, turn: int}, status: string, target: #{hp: int, maxHp: int, name: string, side: string, types: [string], vanished: bool}}"),
-    ("battle.battler_switched", "#{battle: #{kind: string, trainerClass: string, trainerIndex: int, turn: int}, battler: #{hp: int, maxHp: int, name: string, side: string, types: [string], vanished: bool}, side: string, slot: int}"),
-    ("battle.ball_thrown", "#{ball: string, battle: #{kind: string, trainerClass: string, trainerIndex: int, turn: int}, caught: bool, shakes: int}"),
-    ("battle.exp_gained", "#{amount: int, battle: #{kind: string, trainerClass: string, trainerIndex: int, turn: int}, mon: #{level: int, species: string}, slot: int}"),
+    ("battle.turn_started", "#{battle: #{kind: string, oppClass: string, partyIndex: int, turn: int}, turn: int}"),
+    ("battle.move_used", "#{battle: #{kind: string, oppClass: string, partyIndex: int, turn: int}, isCalled: bool, move: #{accuracy: int, id: string, power: int, type: string}, moveId: string, user: #{hp: int, maxHp: int, name: string, side: string, types: [string], vanished: bool}}"),
+    ("battle.damage_dealt", "#{amount: int, attacker: #{hp: int, maxHp: int, name: string, side: string, types: [string], vanished: bool}, battle: #{kind: string, oppClass: string, partyIndex: int, turn: int}, critical: bool, moveId: string, substitute: bool, target: #{hp: int, maxHp: int, name: string, side: string, types: [string], vanished: bool}}"),
+    ("battle.status_inflicted", "#{battle: #{kind: string, oppClass: string, partyIndex: int, turn: int}, status: string, target: #{hp: int, maxHp: int, name: string, side: string, types: [string], vanished: bool}}"),
+    ("battle.battler_switched", "#{battle: #{kind: string, oppClass: string, partyIndex: int, turn: int}, battler: #{hp: int, maxHp: int, name: string, side: string, types: [string], vanished: bool}, side: string, slot: int}"),
+    ("battle.ball_thrown", "#{ball: string, battle: #{kind: string, oppClass: string, partyIndex: int, turn: int}, caught: bool, shakes: int}"),
+    ("battle.exp_gained", "#{amount: int, battle: #{kind: string, oppClass: string, partyIndex: int, turn: int}, mon: #{level: int, species: string}, slot: int}"),
     ("pokemon.evolved", "#{fromSpecies: string, mon: #{level: int, species: string}, toSpecies: string, via: string}"),
     ("pokemon.move_learned", "#{mon: #{level: int, species: string}, moveId: string}"),
     ("pokemon.before_give", "#{game: #{mapId: string, playthroughId: string, version: string}, level: int, mon: #{level: int, species: string}, species: string}"),
     ("pokemon.received", "#{destination: string, from: string, mon: #{level: int, species: string}}"),
     ("world.interacted", "#{kind: string, mapId: string, text: string, x: int, y: int}"),
-    ("world.trainer_engaged", "#{classId: string, index: int, mapId: string, name: string}"),
+    ("world.trainer_engaged", "#{mapId: string, name: string, partyIndex: int, trainerClass: string}"),
     ("world.object_toggled", "#{mapId: string, objName: string, visible: bool}"),
     ("world.blacked_out", "#{healTarget: #{mapId: string, x: int, y: int}, save: #{money: int}}"),
     ("map.reloaded", "#{mapId: string, reason: string}"),

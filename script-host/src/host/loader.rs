@@ -232,6 +232,15 @@ impl HostMonitor {
         super::map_handlers::install(&self.0, registry)
     }
 
+    /// The `use` pointer a live Rhai mod keeps for item effect `effect`, wrapped for the
+    /// engine, with its mod's id.
+    pub fn item_effect(
+        &self,
+        effect: &str,
+    ) -> Option<(String, Rc<pallet_engine::mod_item_effects::ItemEffectFn>)> {
+        super::item_effects::effect_fn(&self.0, effect)
+    }
+
     /// Runtime errors of links and listeners since the last drain (rendered with excerpts).
     pub fn drain_runtime_errors(&self) -> Vec<ScriptDiagnostic> {
         std::mem::take(&mut *self.0.runtime_errors.borrow_mut())

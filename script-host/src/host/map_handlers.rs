@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 use std::rc::{Rc, Weak};
 
 use pallet_engine::world::map_scripts::{self, Contribution, Handler, MapScriptRegistry};
+use pallet_engine::world::map_step_handlers::{self, StepHandler};
 use rhai::{Dynamic, FnPtr, Map};
 
 use super::limits::LIMITS;
@@ -41,9 +42,11 @@ pub fn split(record: &mut Dynamic) -> Vec<(String, FnPtr)> {
     let Some(mut map) = record.read_lock::<Map>().map(|m| m.clone()) else {
         return out;
     };
-    if map.get("onEnter").is_some_and(Dynamic::is_fnptr) {
-        if let Some(f) = map.remove("onEnter").and_then(|d| d.try_cast::<FnPtr>()) {
-            out.push(("onEnter".to_owned(), f));
+    for trigger in ["onEnter", "onStep", "onInteract"] {
+        if map.get(trigger).is_some_and(Dynamic::is_fnptr) {
+            if let Some(f) = map.remove(trigger).and_then(|d| d.try_cast::<FnPtr>()) {
+                out.push((trigger.to_owned(), f));
+            }
         }
     }
     if let Some(talk) = map
@@ -112,6 +115,62 @@ fn run(
     }
 }
 
+/// Run `onStep`/`onInteract` for cell `(x, y)`: `f(game, ow, x, y)` with the data copies of
+/// [`map_step_handlers::step_args`]. The answer: `true` consumes the event; an op list (an
+/// array of rows) is queued as a script and consumes it; `false` or `()` does not.
+#[allow(clippy::too_many_arguments)]
+fn run_step(
+    vm: &Weak<ModVm>,
+    f: &FnPtr,
+    origin: &Origin,
+    map: &str,
+    trigger: &str,
+    ow: &mut pallet_engine::world::Overworld,
+    ctx: &mut pallet_engine::world::WorldCtx<'_>,
+    x: i64,
+    y: i64,
+) -> Result<bool, String> {
+    let Some(vm) = vm.upgrade() else {
+        return Ok(false);
+    };
+    let at = |e: String| format!("{map}.{trigger}: {e}");
+    let (game, view) = map_step_handlers::step_args(ow, ctx);
+    let answer = match vm.call(
+        f,
+        vec![
+            to_dynamic(&game),
+            to_dynamic(&view),
+            Dynamic::from_int(x),
+            Dynamic::from_int(y),
+        ],
+        LIMITS.dispatch_budget,
+        origin,
+    ) {
+        Ok(a) => a,
+        Err(diag) => {
+            let short = diag.short();
+            vm.host.report(diag);
+            return Err(at(short));
+        }
+    };
+    if let Some(b) = answer.clone().try_cast::<bool>() {
+        return Ok(b);
+    }
+    if answer.is_unit() {
+        return Ok(false);
+    }
+    if answer.is_array() {
+        let rows = crate::host::convert::from_dynamic(&answer).map_err(at)?;
+        let source = format!("{map}.{trigger}");
+        map_step_handlers::queue_rows(ow, ctx, &source, &rows).map_err(at)?;
+        return Ok(true);
+    }
+    Err(at(format!(
+        "a step handler answers true, false or an op list, got {}",
+        answer.type_name()
+    )))
+}
+
 /// The seam: contribute every live Rhai mod's function-pointer handlers to `registry` (call
 /// once, before the game enters the overworld). Returns how many were installed.
 pub fn install(host: &HostShared, registry: &mut MapScriptRegistry) -> usize {
@@ -127,11 +186,23 @@ pub fn install(host: &HostShared, registry: &mut MapScriptRegistry) -> usize {
             run(&w, &f, &origin, &map, &trigger, ow)
         }));
         let c = by_owner.entry((vm.id.clone(), h.map.clone())).or_default();
-        match h.trigger.strip_prefix("talk:") {
-            Some(text) => {
+        match (h.trigger.strip_prefix("talk:"), h.trigger.as_str()) {
+            (Some(text), _) => {
                 c.talk.insert(text.to_owned(), handler);
             }
-            None => c.on_enter = Some(handler),
+            (None, "onStep" | "onInteract") => {
+                let (w, f, origin) = (h.vm.clone(), h.f.clone(), h.origin.clone());
+                let (map, trigger) = (h.map.clone(), h.trigger.clone());
+                let step = StepHandler(Rc::new(move |ow, ctx, x, y| {
+                    run_step(&w, &f, &origin, &map, &trigger, ow, ctx, x, y)
+                }));
+                if h.trigger == "onStep" {
+                    c.on_step = Some(step);
+                } else {
+                    c.on_interact = Some(step);
+                }
+            }
+            (None, _) => c.on_enter = Some(handler),
         }
         count += 1;
     }

@@ -16,6 +16,7 @@
 //! | [`error`] | the `#{code, message}` failure convention and host codes |
 //! | [`diag`] | diagnostics with file, line, column and a caret excerpt (ariadne) |
 //! | [`manifest_diag`] | manifest findings with an excerpt: the JSON parser's position or the quoted name's place in `manifest.json` |
+//! | [`item_effects`] | `item_effects` records' `use` function pointers kept by their mod, wrapped for the engine's item use |
 //! | [`loader`] | [`RhaiHost`]: the `ModHost` for `.rhai` entries |
 //! | [`script_rng`] | `ctx.rng.random(…)` on the engine-supplied random source of a hook context |
 //! | [`cache_dir`] | the RFC 0015 dataset cache root: `--cache DIR` or the platform default |
@@ -41,6 +42,7 @@ pub mod direct;
 pub mod error;
 pub mod handles;
 pub mod imports;
+pub mod item_effects;
 pub mod limits;
 pub mod loader;
 pub mod manifest_diag;

@@ -13,7 +13,7 @@ use std::rc::Rc;
 use pallet_api::catalog::common::GameVersion;
 use pallet_api::content::Content;
 use pallet_api::loader::{discover, EnableState, LoadStatus, Loader, ModCandidate, ModState};
-use pallet_api::Runtime;
+use pallet_api::{Runtime, Value};
 
 use super::bundled::BUNDLED;
 use super::loader::{HostMonitor, RhaiHost};
@@ -176,6 +176,57 @@ impl ModSession {
             }
             None => 0,
         }
+    }
+
+    /// Install the mods' item effects in a booted game (before it starts): every merged
+    /// `items` record whose `effect` names an `item_effects` record a live mod keeps a `use`
+    /// callback for. An `effect` naming no such record (or one whose mod is gone) is reported
+    /// on the error feed and the item keeps its own effect. Returns how many were installed.
+    pub fn install_item_effects(&self, game: &mut pallet_engine::game::Game) -> usize {
+        let content = self.loader.content.borrow();
+        let mut count = 0;
+        let items: Vec<(String, String)> = content
+            .registry("items")
+            .map(|r| {
+                r.each()
+                    .filter_map(|(id, rec)| {
+                        let effect = rec.get("effect")?.as_str()?.to_owned();
+                        Some((id.to_owned(), effect))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        for (item, effect) in items {
+            let flags = content.get("item_effects", &effect).cloned();
+            let found = self
+                .lua
+                .item_effect(&effect)
+                .or_else(|| self.monitor.item_effect(&effect));
+            let (Some(flags), Some((owner, run))) = (flags, found) else {
+                self.rt.log(
+                    pallet_api::Level::Error,
+                    None,
+                    format!(
+                        "items.{item}: effect \"{effect}\" is not a registered item effect; the item keeps its own effect"
+                    ),
+                );
+                continue;
+            };
+            let flag =
+                |k: &str, default: bool| flags.get(k).and_then(Value::as_bool).unwrap_or(default);
+            game.item_effects_mut().insert(
+                &item,
+                pallet_engine::mod_item_effects::ModItemEffect {
+                    owner,
+                    effect: effect.clone(),
+                    field: flag("field", true),
+                    battle: flag("battle", false),
+                    run,
+                },
+            );
+            count += 1;
+        }
+        count
     }
 
     pub fn status(&self) -> &LoadStatus {

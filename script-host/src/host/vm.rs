@@ -40,6 +40,8 @@ pub struct HostShared {
     pub rhai_level: std::cell::Cell<usize>,
     /// Map-script handlers given as function pointers ([`super::map_handlers`]).
     pub map_handlers: RefCell<Vec<super::map_handlers::RhaiMapHandler>>,
+    /// Item effects' `use` pointers ([`super::item_effects`]).
+    pub item_effects: RefCell<Vec<super::item_effects::RhaiItemEffect>>,
     /// Manifest priority of each mod this host ran (map-script contributions).
     pub priorities: RefCell<std::collections::BTreeMap<String, i32>>,
 }
@@ -56,6 +58,7 @@ impl HostShared {
             datasets: RefCell::new(None),
             rhai_level: std::cell::Cell::new(0),
             map_handlers: RefCell::new(Vec::new()),
+            item_effects: RefCell::new(Vec::new()),
             priorities: RefCell::new(std::collections::BTreeMap::new()),
         }
     }

@@ -20,8 +20,8 @@ pub fn game() -> GameInfo {
 pub fn battle() -> BattleInfo {
     BattleInfo {
         kind: BattleKind::Trainer,
-        trainer_class: Some("OPP_BROCK".into()),
-        trainer_index: Some(0),
+        opp_class: Some("OPP_BROCK".into()),
+        party_index: Some(1),
         turn: 3,
     }
 }
@@ -207,7 +207,7 @@ pub fn trainer_party() -> (hooks::TrainerPartyArgs, Vec<hooks::PartyMember>) {
     (
         hooks::TrainerPartyArgs {
             class_id: "OPP_BROCK".into(),
-            index: 0,
+            index: 1,
             party: party.clone(),
         },
         party,
@@ -506,8 +506,8 @@ pub fn interacted() -> events::WorldInteractedPayload {
 pub fn trainer_engaged() -> events::WorldTrainerEngagedPayload {
     events::WorldTrainerEngagedPayload {
         map_id: "ROUTE_1".into(),
-        class_id: "BUG_CATCHER".into(),
-        index: 0,
+        trainer_class: "OPP_BUG_CATCHER".into(),
+        party_index: 1,
         name: "BUG CATCHER".into(),
     }
 }
@@ -709,8 +709,8 @@ pub fn before_battle() -> (hooks::TrainerBeforeBattleArgs, bool) {
         hooks::TrainerBeforeBattleArgs {
             game: game(),
             ctx: hooks::TrainerBattleContext {
-                class_id: "BUG_CATCHER".into(),
-                index: 0,
+                trainer_class: "OPP_BUG_CATCHER".into(),
+                party_index: 1,
                 map_id: "ROUTE_1".into(),
                 name: "BUG CATCHER".into(),
             },
@@ -761,8 +761,8 @@ pub fn catch_exp() -> (hooks::BattleCatchExpArgs, bool) {
             ctx: hooks::CatchExpContext {
                 battle: BattleInfo {
                     kind: BattleKind::Wild,
-                    trainer_class: None,
-                    trainer_index: None,
+                    opp_class: None,
+                    party_index: None,
                     turn: 2,
                 },
                 mon: mon(),

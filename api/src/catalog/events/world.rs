@@ -76,8 +76,10 @@ pub struct WorldInteractedPayload {
 #[serde(rename_all = "camelCase")]
 pub struct WorldTrainerEngagedPayload {
     pub map_id: String,
-    pub class_id: String,
-    pub index: u16,
+    /// The class as the Lua engine spells it (`OPP_BUG_CATCHER`).
+    pub trainer_class: String,
+    /// The party within the class, counting from 1.
+    pub party_index: u16,
     /// The trainer's display name.
     pub name: String,
 }

@@ -281,7 +281,10 @@ pub struct PartyMember {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TrainerPartyArgs {
+    /// The class as the Lua engine spells it (`OPP_BUG_CATCHER`; a mod's own class as
+    /// registered).
     pub class_id: String,
+    /// The party within the class, counting from 1.
     pub index: u16,
     pub party: Vec<PartyMember>,
 }

@@ -141,8 +141,11 @@ impl ScriptHook for WorldTalk {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TrainerBattleContext {
-    pub class_id: String,
-    pub index: u16,
+    /// The class as the Lua engine spells it (`OPP_BUG_CATCHER`; a mod's own class as
+    /// registered).
+    pub trainer_class: String,
+    /// The party within the class, counting from 1.
+    pub party_index: u16,
     pub map_id: String,
     pub name: String,
 }

@@ -185,9 +185,12 @@ fn decode_rejects_foreign_and_future_files() {
     );
     // Unknown top-level key: a clear field error, not silent loss.
     let text = String::from_utf8(encode(&vanilla_save()).unwrap()).unwrap();
-    let with_extra = text.replacen("\"money\":", "\"coins\": 5,\n  \"money\":", 1);
+    let with_extra = text.replacen("\"money\":", "\"casinoChips\": 5,\n  \"money\":", 1);
     let err = decode(with_extra.as_bytes()).unwrap_err();
-    assert!(err.to_string().contains("unknown field `coins`"), "{err}");
+    assert!(
+        err.to_string().contains("unknown field `casinoChips`"),
+        "{err}"
+    );
     // Unknown game version.
     let gold = text.replacen("\"version\": \"red\"", "\"version\": \"gold\"", 1);
     assert!(matches!(decode(gold.as_bytes()), Err(DecodeError::Json(_))));
@@ -423,6 +426,7 @@ fn arb_any_save() -> impl Strategy<Value = SaveData> {
                 boxes,
                 current_box,
                 money,
+                coins: 0,
                 defeated_trainers,
                 pokedex: Pokedex { seen, owned },
                 last_heal: MapPoint {

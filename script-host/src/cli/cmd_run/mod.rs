@@ -141,6 +141,7 @@ pub fn play_opts(o: &PlayOptions<'_>) -> Result<RunOutcome, RunFailure> {
     }
     if let Some(s) = &session {
         s.install_map_handlers(&mut game);
+        s.install_item_effects(&mut game);
     }
     game.enter_overworld()
         .map_err(|e| fail(String::new(), e.to_string()))?;

@@ -14,7 +14,7 @@
 use pallet_api::content::{ContentError, ContentErrorKind};
 use pallet_api::services::{ModContent, ModLog, ModOptions, SaveBucket};
 use pallet_api::Value;
-use rhai::{Array, Dynamic, Engine, EvalAltResult, Map, INT};
+use rhai::{Array, Dynamic, Engine, EvalAltResult, FnPtr, Map, INT};
 
 use crate::host::convert::{from_dynamic, to_dynamic};
 use crate::host::error::{api_error, codes};
@@ -50,6 +50,44 @@ pub struct ModInfo {
 
 fn text(d: &Dynamic) -> String {
     cut(&d.to_string())
+}
+
+/// An `item_effects` record's `use` pointer, taken out of `record` (issue 18 item 8); `None`
+/// for other registries.
+fn item_effect_use(
+    ctx: &rhai::NativeCallContext,
+    c: &ContentHandle,
+    op: &str,
+    registry: &str,
+    id: &str,
+    record: &mut Dynamic,
+) -> Result<Option<(FnPtr, crate::host::vm::Origin)>, Box<EvalAltResult>> {
+    if pallet_api::content::canonical_registry(registry) != Some("item_effects") {
+        return Ok(None);
+    }
+    let f = crate::host::item_effects::split(op, id, record)
+        .map_err(|e| api_error(codes::INVALID_VALUE, e))?;
+    let Some(f) = f else {
+        return Ok(None);
+    };
+    let vm =
+        c.1.upgrade()
+            .ok_or_else(|| api_error(codes::NO_RUNTIME, "the mod is unloaded"))?;
+    Ok(Some((f, crate::host::vm::Origin::of(ctx, &vm))))
+}
+
+fn keep_item_effect(
+    c: &ContentHandle,
+    id: &str,
+    effect: Option<(FnPtr, crate::host::vm::Origin)>,
+) -> Result<(), Box<EvalAltResult>> {
+    if let Some((f, origin)) = effect {
+        let vm =
+            c.1.upgrade()
+                .ok_or_else(|| api_error(codes::NO_RUNTIME, "the mod is unloaded"))?;
+        crate::host::item_effects::keep(&vm, id, f, &origin);
+    }
+    Ok(())
 }
 
 fn data(d: &Dynamic, what: &str) -> Result<Value, Box<EvalAltResult>> {
@@ -153,8 +191,10 @@ pub fn register(engine: &mut Engine) {
                 } else {
                     Vec::new()
                 };
+            let effect = item_effect_use(&ctx, c, "register", registry, id, &mut record)?;
             let record = data(&record, "record")?;
             content_result(c.0.register(registry, id, record))?;
+            keep_item_effect(c, id, effect)?;
             if !handlers.is_empty() {
                 let vm =
                     c.1.upgrade()
@@ -167,24 +207,30 @@ pub fn register(engine: &mut Engine) {
     );
     engine.register_fn(
         "override",
-        |c: &mut ContentHandle,
+        |ctx: rhai::NativeCallContext,
+         c: &mut ContentHandle,
          registry: &str,
          id: &str,
-         record: Dynamic|
+         mut record: Dynamic|
          -> Result<(), Box<EvalAltResult>> {
+            let effect = item_effect_use(&ctx, c, "override", registry, id, &mut record)?;
             let record = data(&record, "record")?;
-            content_result(c.0.override_record(registry, id, record))
+            content_result(c.0.override_record(registry, id, record))?;
+            keep_item_effect(c, id, effect)
         },
     );
     engine.register_fn(
         "patch",
-        |c: &mut ContentHandle,
+        |ctx: rhai::NativeCallContext,
+         c: &mut ContentHandle,
          registry: &str,
          id: &str,
-         patch: Dynamic|
+         mut patch: Dynamic|
          -> Result<(), Box<EvalAltResult>> {
+            let effect = item_effect_use(&ctx, c, "patch", registry, id, &mut patch)?;
             let patch = data(&patch, "patch")?;
-            content_result(c.0.patch(registry, id, patch))
+            content_result(c.0.patch(registry, id, patch))?;
+            keep_item_effect(c, id, effect)
         },
     );
     engine.register_fn(
