@@ -32,7 +32,8 @@
 //! its own work, not by the budget.
 //!
 //! **Memory.** `Lua::set_memory_limit` caps each state ([`MEMORY_LIMIT`]); an allocation past
-//! it raises a memory error in the running code.
+//! it raises a memory error in the running code. Every byte allocated during a dispatch is also
+//! charged to the budget, and refused once it is exhausted ([`crate::charged_alloc`]).
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -104,7 +105,7 @@ pub struct Unlimited {
 
 impl Unlimited {
     pub fn new(lua: &Lua, limit: usize) -> Self {
-        let _ = lua.set_memory_limit(0);
+        let _ = crate::charged_alloc::set_memory_limit(lua, 0);
         Unlimited {
             lua: lua.clone(),
             limit,
@@ -114,7 +115,7 @@ impl Unlimited {
 
 impl Drop for Unlimited {
     fn drop(&mut self) {
-        let _ = self.lua.set_memory_limit(self.limit);
+        let _ = crate::charged_alloc::set_memory_limit(&self.lua, self.limit);
     }
 }
 
@@ -602,6 +603,8 @@ pub fn new_state(cfg: &SandboxConfig) -> mlua::Result<Sandbox> {
     let pacer = GcPacer::new(cfg.memory_limit);
     pacer.adjust(&lua);
     let guard = flood.clone();
+    let concat = Rc::new(crate::charged_alloc::ConcatMeter::new(&lua)?);
+    lua.set_app_data(crate::charged_alloc::MeterSlot(concat.clone()));
     lua.set_global_hook(
         HookTriggers::new().every_nth_instruction(HOOK_EVERY),
         move |lua, _debug| {
@@ -616,6 +619,8 @@ pub fn new_state(cfg: &SandboxConfig) -> mlua::Result<Sandbox> {
                 }
                 units += scan;
             }
+            // SAFETY: as above (no concatenation in progress between instructions).
+            units = units.saturating_add(unsafe { concat.on_hook(u64::from(HOOK_EVERY)) });
             if budget.charge(units) {
                 Err(mlua::Error::runtime(BUDGET_EXHAUSTED))
             } else {
@@ -623,7 +628,8 @@ pub fn new_state(cfg: &SandboxConfig) -> mlua::Result<Sandbox> {
             }
         },
     )?;
-    lua.set_memory_limit(cfg.memory_limit)?;
+    crate::charged_alloc::install(&lua, cfg.budget.clone())?;
+    crate::charged_alloc::set_memory_limit(&lua, cfg.memory_limit)?;
     Ok(Sandbox {
         lua,
         instructions,

@@ -136,6 +136,28 @@ fn every_named_limit_has_its_row_with_the_enforced_value() {
     ] {
         has_row(&lua, "docs/modding-lua.md", name, &value);
     }
+    // The budget row names the allocation rate and the concatenation allowance the code uses.
+    let budget_row = lua
+        .lines()
+        .find(|l| l.starts_with("| *operation budget exhausted* |"))
+        .expect("docs/modding-lua.md: no budget row");
+    for part in [
+        format!(
+            "one unit per {}",
+            bytes(shim::charged_alloc::ALLOC_BYTES_PER_UNIT)
+        ),
+        format!(
+            "past {} per window",
+            bytes(shim::charged_alloc::CONCAT_FREE_BYTES as u64)
+        ),
+    ] {
+        assert!(budget_row.contains(&part), "budget row lacks {part:?}");
+    }
+    assert_eq!(
+        shim::charged_alloc::CONCAT_MIN_INSTRUCTIONS,
+        3,
+        "\"every third\""
+    );
 }
 
 #[test]
