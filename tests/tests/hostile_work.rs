@@ -209,3 +209,70 @@ fn re_emission_is_bounded_and_each_refusal_logged_once_with_a_count() {
 fn concatenation_is_charged_by_its_bytes() {
     lua("hostile-concat-copy", "operation budget exhausted");
 }
+
+/// What a Rhai mod's closures hold between calls grows on every dispatch (a captured array of
+/// function pointers curried with 32 KiB strings fits every Rhai size limit): once it passes
+/// `rhai.max_held_bytes` the link fails and the mod is stopped — every later call refused
+/// unrun — while the bystander and vanilla go on.
+#[test]
+fn what_a_rhai_mod_holds_between_calls_is_capped_at_rhai_max_held_bytes() {
+    let env = load(&[rhai_fixture("held-grow")], vec![bystander()]);
+    env.assert_loaded("held-grow");
+    env.assert_loaded("bystander");
+    env.feed();
+    let mut stopped_at = None;
+    for round in 0..6 {
+        let began = Instant::now();
+        let (out, runs) = exp_gain(&env.rt, 100);
+        let took = began.elapsed();
+        assert!(took < Duration::from_secs(5), "round {round}: {took:?}");
+        assert_eq!(runs, 1);
+        let feed = env.feed();
+        let failed = feed.iter().any(|l| {
+            l.starts_with("[held-grow] hook exp.gain failed") && l.contains("rhai.max_held_bytes")
+        });
+        if failed {
+            stopped_at.get_or_insert(round);
+            // Failed after `next`: downstream kept, the mod's +1000 gone.
+            assert_eq!(out, 101, "round {round}");
+        } else {
+            assert!(
+                stopped_at.is_none(),
+                "round {round} ran after the stop: {feed:?}"
+            );
+            assert_eq!(out, 1101, "round {round}");
+        }
+    }
+    // 6.4 MiB more per dispatch: the third passes 16 MiB.
+    assert_eq!(stopped_at, Some(2));
+    if let Some(peak) = peak_rss() {
+        assert!(peak < 2 << 30, "peak RSS {peak} bytes");
+    }
+    env.rt.remove_owner("held-grow");
+    assert_eq!(exp_gain(&env.rt, 100), (101, 1));
+}
+
+/// One registration already holding more than `rhai.max_held_bytes` is refused, and the mod
+/// fails at load.
+#[test]
+fn a_closure_registered_holding_too_much_is_refused_at_load() {
+    let env = load(
+        &[],
+        vec![
+            bystander(),
+            rhai_mod(
+                "held-at-load",
+                r#"let hoard = [];
+                   let big = "x";
+                   for i in 0..15 { big += big; }
+                   for i in 0..600 { hoard.push(Fn("keep").curry(big + i)); }
+                   hooks.wrap("exp.gain", |next, ctx| hoard.len());
+                   fn keep(x) { x }"#,
+            ),
+        ],
+    );
+    let err = env.error("held-at-load");
+    assert!(err.contains("rhai.max_held_bytes"), "{err}");
+    env.assert_loaded("bystander");
+    assert_eq!(exp_gain(&env.rt, 100), (101, 1));
+}

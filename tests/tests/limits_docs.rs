@@ -115,6 +115,35 @@ fn every_named_limit_has_its_row_with_the_enforced_value() {
             pallet_script_host::host::depth::MAX_CLOSURE_DEPTH
         ),
     );
+    has_row(
+        &rhai,
+        "docs/modding.md",
+        "rhai.max_held_bytes",
+        &format!(
+            "{} per mod",
+            bytes(pallet_script_host::host::held::MAX_HELD_BYTES as u64)
+        ),
+    );
+    let held_row = rhai
+        .lines()
+        .find(|l| l.starts_with("| `rhai.max_held_bytes` |"))
+        .unwrap_or_default();
+    for part in [
+        format!(
+            "plus {} per value",
+            pallet_script_host::host::held::VALUE_BYTES
+        ),
+        format!(
+            "more than {} values or {} levels",
+            count(pallet_script_host::host::held::MAX_HELD_VALUES),
+            pallet_script_host::host::held::MAX_HELD_DEPTH
+        ),
+    ] {
+        assert!(
+            held_row.contains(&part),
+            "rhai.max_held_bytes row lacks {part:?}"
+        );
+    }
     use pallet_compat_lua as shim;
     for (name, value) in [
         (
