@@ -26,7 +26,9 @@
 //! raises; `pcall`, `xpcall` and `coroutine.resume` are wrapped so a mod cannot swallow the stop
 //! (they re-raise it while the budget is exhausted, and re-raise every memory error; an `xpcall`
 //! message handler is not run once the budget is stopped), and `print`/`mod.log` pass a stopped
-//! `__tostring` on. Lua 5.1 runs `__gc` only for userdata, which mods cannot create. Coroutines inherit the hook. C functions
+//! `__tostring` on. Lua 5.1 runs `__gc` only for userdata, which mods cannot create. Coroutines
+//! inherit the hook; each `coroutine.create` prepays one window (a new coroutine's count
+//! starts afresh) and each resume settles the `..` work so far. C functions
 //! run without instruction counts (Lua 5.1 counts VM instructions only), so a single C call —
 //! a pathological string pattern, a huge `string.rep` — is bounded by the memory limit and by
 //! its own work, not by the budget.
@@ -224,9 +226,17 @@ impl mlua::UserData for RngHandle {
 /// A budget stop raised by the count hook runs the message handler with hooks off (Lua 5.1
 /// calls it inside the hook), so the mod's handler is never called once the budget is
 /// stopped: `guard` returns the stop instead, and `check` re-raises it.
+///
+/// A new coroutine starts with a fresh instruction count, so it may run up to a whole window
+/// before its own hook fires: `coroutine.create` prepays that window (`created`), and every
+/// resume ends in `check`, which settles the `..` work of the window so far
+/// ([`crate::charged_alloc::ConcatMeter`]). `coroutine.wrap` is rebuilt over both (Lua 5.1's
+/// resumes the coroutine from C, past the wrapped `resume`), with its error rule: a string
+/// error gets the caller's position.
 const PRELUDE: &str = r##"
-local check, stopped = ...
+local check, stopped, created = ...
 local raw_pcall, raw_xpcall, raw_resume, select, unpack = pcall, xpcall, coroutine.resume, select, unpack
+local raw_create, error = coroutine.create, error
 pcall = function(f, ...) return check(raw_pcall(f, ...)) end
 xpcall = function(f, handler, ...)
   local guard = function(e)
@@ -239,6 +249,17 @@ xpcall = function(f, handler, ...)
   return check(raw_xpcall(function() return f(unpack(args, 1, n)) end, guard))
 end
 coroutine.resume = function(co, ...) return check(raw_resume(co, ...)) end
+coroutine.create = function(f) created() return raw_create(f) end
+local resume = coroutine.resume
+local function pack(...) return select("#", ...), { ... } end
+coroutine.wrap = function(f)
+  local co = coroutine.create(f)
+  return function(...)
+    local n, r = pack(resume(co, ...))
+    if r[1] then return unpack(r, 2, n) end
+    error(r[2], 2)
+  end
+end
 "##;
 
 fn compile(lua: &Lua, flood: &FloodGuard, source: &[u8], name: &str) -> mlua::Result<MultiValue> {
@@ -560,6 +581,8 @@ pub fn new_state(cfg: &SandboxConfig) -> mlua::Result<Sandbox> {
         )?,
     )?;
     let flood = Rc::new(FloodGuard::new(&lua)?);
+    let concat = Rc::new(crate::charged_alloc::ConcatMeter::new(&lua)?);
+    lua.set_app_data(crate::charged_alloc::MeterSlot(concat.clone()));
     install_loaders(&lua, &g, &flood)?;
     install_require(&lua, &g, bit)?;
     install_debug(&lua, &g)?;
@@ -570,7 +593,14 @@ pub fn new_state(cfg: &SandboxConfig) -> mlua::Result<Sandbox> {
     // After a protected call: re-raise a budget stop; show a host error caught by the mod as
     // its one-line message (a plain string, as a Lua error would be), not mlua's wrapper.
     let flooded = flood.flooded.clone();
+    let meter = concat.clone();
     let check = lua.create_function(move |lua, mut args: MultiValue| {
+        // The `..` work of a coroutine's (or protected call's) window so far, settled now.
+        // SAFETY: a host function (the VM inside a C call, no concatenation running).
+        let units = unsafe { meter.on_hook(u64::from(HOOK_EVERY)) };
+        if units > 0 && budget.depth() > 0 && budget.charge(units) {
+            return Err(mlua::Error::runtime(BUDGET_EXHAUSTED));
+        }
         if budget_stopped(&budget) {
             return Err(mlua::Error::runtime(BUDGET_EXHAUSTED));
         }
@@ -593,18 +623,20 @@ pub fn new_state(cfg: &SandboxConfig) -> mlua::Result<Sandbox> {
     })?;
     let budget = cfg.budget.clone();
     let stopped = lua.create_function(move |_, ()| Ok(budget_stopped(&budget)))?;
+    // A new coroutine's first window, prepaid.
+    let budget = cfg.budget.clone();
+    let created =
+        lua.create_function(move |_, ()| crate::charged::charge(&budget, u64::from(HOOK_EVERY)))?;
     lua.load(PRELUDE)
         .set_name("=pallet-prelude")
         .set_mode(ChunkMode::Text)
-        .call::<()>((check, stopped))?;
+        .call::<()>((check, stopped, created))?;
 
     let budget = cfg.budget.clone();
     let counted = instructions.clone();
     let pacer = GcPacer::new(cfg.memory_limit);
     pacer.adjust(&lua);
     let guard = flood.clone();
-    let concat = Rc::new(crate::charged_alloc::ConcatMeter::new(&lua)?);
-    lua.set_app_data(crate::charged_alloc::MeterSlot(concat.clone()));
     lua.set_global_hook(
         HookTriggers::new().every_nth_instruction(HOOK_EVERY),
         move |lua, _debug| {

@@ -276,3 +276,50 @@ fn a_closure_registered_holding_too_much_is_refused_at_load() {
     env.assert_loaded("bystander");
     assert_eq!(exp_gain(&env.rt, 100), (101, 1));
 }
+
+/// A coroutine starts with a fresh instruction count: coroutines that each run part of a
+/// window (here 200 concatenations of a 4 MiB string; about 8 s per dispatch before), yield and are abandoned must still be
+/// charged — each creation prepays a window, each resume settles the concatenation buffer.
+#[test]
+fn work_spread_over_fresh_coroutines_is_charged() {
+    lua("hostile-coroutine-burst", "operation budget exhausted");
+}
+
+/// `coroutine.wrap` (rebuilt over the charged `create`/`resume`) answers as Lua 5.1's: values
+/// in and out (nil holes kept), yields, the dead-coroutine error, and an error re-raised with
+/// the caller's position in front.
+#[test]
+fn coroutine_wrap_still_answers_as_lua_does() {
+    let env = load(
+        &[],
+        vec![lua_mod(
+            "wrap",
+            r#"return function(mod)
+                local gen = coroutine.wrap(function(a, b)
+                  local c = coroutine.yield(a + b, nil, "x")
+                  return c * 2
+                end)
+                local p, q, r = gen(1, 2)
+                local s = gen(21)
+                local ok, dead = pcall(gen)
+                local bad = coroutine.wrap(function() error("boom") end)
+                local ok2, err = pcall(function() local v = bad() return v end)
+                mod.log:info("%s %s %s %s %s %s %s %s", p, tostring(q), r, s, tostring(ok),
+                  dead, tostring(ok2), err)
+              end"#,
+        )],
+    );
+    env.assert_loaded("wrap");
+    let feed = env.feed();
+    let line = feed
+        .iter()
+        .find(|l| l.starts_with("[wrap] "))
+        .unwrap_or_else(|| panic!("{feed:?}"));
+    assert!(
+        line.starts_with("[wrap] 3 nil x 42 false cannot resume dead coroutine false "),
+        "{line}"
+    );
+    // The position of the line calling `bad`, then the error's own position inside it.
+    assert!(line.ends_with(": boom"), "{line}");
+    assert_eq!(line.matches(':').count(), 4, "{line}");
+}
