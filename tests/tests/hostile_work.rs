@@ -13,14 +13,6 @@ use std::time::{Duration, Instant};
 use lua_support::*;
 use pallet_engine::world::GameVersion;
 
-/// The process's peak resident set (`VmHWM`), in bytes; `None` off Linux.
-fn peak_rss() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
-
 /// Load `dir` (mod id `id`) next to the bystander with the base game content, dispatch
 /// `exp.gain` three times: each dispatch ends within a few seconds, the hostile link fails with
 /// `expect`, the bystander still adds its 1, and the process never grew past 2 GiB.
