@@ -315,3 +315,38 @@ fn coroutine_wrap_still_answers_as_lua_does() {
     assert!(line.ends_with(": boom"), "{line}");
     assert_eq!(line.matches(':').count(), 4, "{line}");
 }
+
+/// A map-script handler's captures count toward `rhai.max_held_bytes` too: the handler that
+/// grows them past the quota fails with the limit's name, the game enters the overworld all
+/// the same, and the mod's links are refused from then on.
+#[test]
+fn a_map_handler_holding_too_much_is_stopped_by_rhai_max_held_bytes() {
+    let env = load(&[rhai_fixture("held-map-handler")], vec![bystander()]);
+    env.assert_loaded("held-map-handler");
+    let mut game =
+        pallet_engine::game::Game::boot(GameVersion::Red, 4, std::rc::Rc::clone(&env.rt)).unwrap();
+    let n = env.rhai.install_map_handlers(game.scripts_mut().unwrap());
+    assert_eq!(n, 1);
+    let began = Instant::now();
+    game.enter_overworld().unwrap();
+    assert!(
+        began.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        began.elapsed()
+    );
+    let feed = env.feed();
+    assert!(
+        feed.iter().any(|l| l.contains("held 600")),
+        "the handler ran: {feed:?}"
+    );
+    let errors: Vec<String> = env
+        .rhai
+        .drain_runtime_errors()
+        .iter()
+        .map(|d| d.short())
+        .collect();
+    let errors = errors.join("\n");
+    assert!(errors.contains("rhai.max_held_bytes"), "{errors}\n{feed:?}");
+    assert_eq!(exp_gain(&env.rt, 100), (101, 1));
+    assert_peak_rss_bounded("held-map-handler");
+}

@@ -1,7 +1,8 @@
 //! `rhai.max_held_bytes`: a per-mod quota on what the host holds for a Rhai mod between calls.
 //!
 //! **What the host holds.** A Rhai mod keeps state across dispatches only through the closures
-//! it registered — its hook links and event listeners — which the runtime's buses own: each
+//! it registered — its hook links and event listeners, which the runtime's buses own, and its
+//! map-script handlers (`onEnter`/`talk` function pointers): each
 //! closure's captured variables (shared cells, which the closure may grow on every call) and
 //! curried values, and everything reachable from them (arrays, maps, strings, blobs, nested
 //! function pointers and their own captures). Rhai's size limits bound one array, map or string,
