@@ -17,8 +17,9 @@
 //! registered and again after each of its calls (a closure capturing nothing costs one check);
 //! a closure whose measure would visit more than [`MAX_HELD_VALUES`] values counts as over.
 //!
-//! **Over the quota.** The registration or the call fails with an error naming the limit, and
-//! the mod is **stopped**: every later call of its links and listeners is refused unrun with the
+//! **Over the quota.** The registration or the call fails with an error naming the limit, the
+//! closure that passed it has its captured variables emptied (what it grew is freed), and the
+//! mod is **stopped**: every later call of its links and listeners is refused unrun with the
 //! same error (links skipped under the chain rules), and further registrations are refused, so
 //! what it holds stops growing. The game and the other mods go on.
 
@@ -119,6 +120,20 @@ impl Walk {
     }
 }
 
+/// Empty the shared cells `f` captured (the variables it grew), so a closure stopped by the
+/// quota gives back what it held; it never runs again, and no other mod can reach the cells.
+pub fn clear_captures(f: &FnPtr) {
+    for c in f.iter_curry() {
+        if c.is_shared() {
+            // A clone of a shared value is the same cell.
+            let mut cell = c.clone();
+            if let Some(mut inner) = cell.write_lock::<Dynamic>() {
+                *inner = Dynamic::UNIT;
+            };
+        }
+    }
+}
+
 /// One mod's held bytes: a slot per live closure (registered, not yet dropped).
 #[derive(Default)]
 pub struct HeldTally {
@@ -156,12 +171,27 @@ impl HeldTally {
     }
 
     /// After a call of the closure in `slot`: re-measure it; `Err` (the mod stopped) when the
-    /// mod's total passes the quota.
+    /// mod's total passes the quota — and then the closure's captured variables are emptied
+    /// ([`clear_captures`]) and its slot released.
     pub fn after_call(&self, slot: usize, f: &FnPtr) -> Result<(), String> {
         if f.iter_curry().next().is_none() {
             return self.check();
         }
-        self.set(slot, held_bytes(f))
+        let outcome = self.set(slot, held_bytes(f));
+        if outcome.is_err() {
+            clear_captures(f);
+            self.set_slot(slot, 0);
+        }
+        outcome
+    }
+
+    /// Record `held` for `slot` without judging it.
+    fn set_slot(&self, slot: usize, held: usize) {
+        let mut slots = self.slots.borrow_mut();
+        if let Some(cell) = slots.get_mut(slot) {
+            self.total.set(self.total.get() - *cell + held);
+            *cell = held;
+        }
     }
 
     fn set(&self, slot: usize, held: usize) -> Result<(), String> {
@@ -227,6 +257,13 @@ mod tests {
         assert_eq!(t.total(), held_bytes(&small));
         assert_eq!(t.register(&small).unwrap(), a, "a released slot is reused");
         t.set(b, MAX_HELD_BYTES).unwrap_err();
+        // A closure over the quota gives its captures back.
+        let grown: FnPtr = engine
+            .eval(r#"let a = []; for i in 0..10 { a.push("y" + i) } |x| a.len()"#)
+            .unwrap();
+        assert!(held_bytes(&grown) > 0);
+        clear_captures(&grown);
+        assert_eq!(held_bytes(&grown), 2 * VALUE_BYTES, "one emptied cell");
         let err = t.check().unwrap_err();
         assert!(err.starts_with("rhai.max_held_bytes:"), "{err}");
         assert!(
