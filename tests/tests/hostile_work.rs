@@ -168,8 +168,19 @@ fn ordinary_patterns_and_table_ops_still_answer_as_lua_does() {
 
 #[test]
 fn re_emission_is_bounded_and_each_refusal_logged_once_with_a_count() {
-    let env = load(&[lua_fixture("hostile-reemit")], vec![bystander()]);
-    env.assert_loaded("hostile-reemit");
+    reemission_is_bounded(lua_fixture("hostile-reemit"), "hostile-reemit");
+}
+
+#[test]
+fn re_emission_from_rhai_is_bounded_and_each_refusal_logged_once_with_a_count() {
+    reemission_is_bounded(rhai_fixture("reemit"), "reemit");
+}
+
+/// A listener of mod `id` (in `dir`) re-emitting its own event twice per call: each dispatch
+/// ends within its bound with a bounded handful of feed lines, one of them counting repeats.
+fn reemission_is_bounded(dir: PathBuf, id: &str) {
+    let env = load(&[dir], vec![bystander()]);
+    env.assert_loaded(id);
     env.feed();
     for round in 0..3 {
         let began = Instant::now();
@@ -182,15 +193,15 @@ fn re_emission_is_bounded_and_each_refusal_logged_once_with_a_count() {
         // A bounded handful of lines, not one per refused leaf.
         assert!(feed.len() < 200, "round {round}: {} lines", feed.len());
         assert!(
-            feed.iter().any(
-                |l| l.starts_with("[hostile-reemit] event mod.hostile-reemit.ping:")
-                    && l.contains("more times in this dispatch")
-            ),
+            feed.iter()
+                .any(|l| l.starts_with(&format!("[{id}] event mod.{id}.ping:"))
+                    && l.contains("more times in this dispatch")),
             "{feed:?}"
         );
     }
+    assert_peak_rss_bounded(id);
     // Without the mod the engine answers as before.
-    env.rt.remove_owner("hostile-reemit");
+    env.rt.remove_owner(id);
     assert_eq!(exp_gain(&env.rt, 100), (101, 1));
 }
 
