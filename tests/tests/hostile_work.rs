@@ -361,3 +361,42 @@ fn a_map_handler_holding_too_much_is_stopped_by_rhai_max_held_bytes() {
     assert_eq!(exp_gain(&env.rt, 100), (101, 1));
     assert_peak_rss_bounded("held-map-handler");
 }
+
+/// The stop of a charged `..` loop is the budget's, which no `pcall`, `xpcall` message handler
+/// or `__tostring` (through `print`) may swallow: each attempt fails its link with the budget
+/// error, dispatch after dispatch.
+#[test]
+fn a_charged_concatenation_stop_cannot_be_swallowed() {
+    let prelude = r#"local big = ("x"):rep(4 * 1024 * 1024)
+        local function burn(tag) while true do local t = big .. tag end end
+        return function(mod) mod.hooks:wrap("exp.gain", function(next)"#;
+    let attempts = [
+        ("concat-pcall", r#"while true do pcall(burn, "p") end"#),
+        (
+            "concat-xpcall",
+            r#"while true do xpcall(function() burn("x") end, function() burn("h") end) end"#,
+        ),
+        (
+            "concat-tostring",
+            r#"local o = setmetatable({}, { __tostring = function() burn("t") end })
+               while true do print(o) end"#,
+        ),
+    ];
+    let mut mods = vec![bystander()];
+    let sources: Vec<(String, String)> = attempts
+        .iter()
+        .map(|(id, body)| (id.to_string(), format!("{prelude}\n{body}\nend, 10) end")))
+        .collect();
+    for (id, src) in &sources {
+        mods.push(lua_mod(id, src));
+    }
+    let env = load(&[], mods);
+    for (id, _) in &attempts {
+        assert_contained(
+            &env,
+            id,
+            "operation budget exhausted",
+            Duration::from_secs(5),
+        );
+    }
+}
