@@ -106,11 +106,14 @@ pub struct Unlimited {
 }
 
 impl Unlimited {
+    /// Lift the limit; the drop restores the limit found (`limit` if it cannot be read), so a
+    /// guard taken under another keeps the outer one lifted: while it is lifted nothing is
+    /// refused, the exhausted budget's refusal included ([`crate::charged_alloc`]).
     pub fn new(lua: &Lua, limit: usize) -> Self {
-        let _ = crate::charged_alloc::set_memory_limit(lua, 0);
+        let found = crate::charged_alloc::set_memory_limit(lua, 0).unwrap_or(limit);
         Unlimited {
             lua: lua.clone(),
-            limit,
+            limit: found,
         }
     }
 }
