@@ -62,6 +62,20 @@ fn registry_copies_are_charged_in_rhai() {
 }
 
 #[test]
+fn save_reads_and_writes_are_charged_in_lua() {
+    lua("hostile-save-read-loop", "operation budget exhausted");
+}
+
+#[test]
+fn save_reads_are_charged_in_rhai() {
+    stopped(
+        rhai_fixture("save-read-loop"),
+        "save-read-loop",
+        "operation budget exhausted",
+    );
+}
+
+#[test]
 fn big_file_reads_are_charged_by_their_bytes() {
     // The fixture plus an 8 MiB file, in a scratch copy (the big file is not checked in).
     let dir = std::env::temp_dir().join(format!("pallet-hostile-read-{}", std::process::id()));
