@@ -56,7 +56,7 @@ pub fn held_bytes(f: &FnPtr) -> usize {
         values: 0,
         bytes: 0,
         over: false,
-        seen: HashSet::new(),
+        seen: Seen::default(),
     };
     for c in f.iter_curry() {
         walk.visit(c, 1);
@@ -72,7 +72,37 @@ struct Walk {
     bytes: usize,
     over: bool,
     /// Shared cells already counted (by the address of their contents).
-    seen: HashSet<usize>,
+    seen: Seen,
+}
+
+/// Addresses already seen: inline for the few cells an ordinary closure captures (no
+/// allocation per measure), a hash set past [`Seen::INLINE`].
+#[derive(Default)]
+struct Seen {
+    few: smallvec::SmallVec<[usize; Seen::INLINE]>,
+    many: Option<HashSet<usize>>,
+}
+
+impl Seen {
+    const INLINE: usize = 16;
+
+    /// `true` when `at` was not seen before.
+    fn insert(&mut self, at: usize) -> bool {
+        if let Some(many) = self.many.as_mut() {
+            return many.insert(at);
+        }
+        if self.few.contains(&at) {
+            return false;
+        }
+        if self.few.len() < Self::INLINE {
+            self.few.push(at);
+        } else {
+            let mut many: HashSet<usize> = self.few.drain(..).collect();
+            many.insert(at);
+            self.many = Some(many);
+        }
+        true
+    }
 }
 
 impl Walk {
@@ -243,6 +273,16 @@ mod tests {
         );
         let plain: FnPtr = engine.eval("|x| x + 1").unwrap();
         assert_eq!(held_bytes(&plain), 0);
+    }
+
+    #[test]
+    fn many_shared_cells_are_each_counted_once() {
+        let mut seen = Seen::default();
+        for round in 0..2 {
+            for at in 0..100usize {
+                assert_eq!(seen.insert(at * 8), round == 0, "{at}");
+            }
+        }
     }
 
     #[test]
