@@ -7,6 +7,8 @@ pub mod catalog;
 pub mod content;
 mod diagnostics;
 mod event_bus;
+#[cfg(test)]
+mod event_bus_tests;
 pub use event_bus::MAX_LISTENERS_PER_MOD;
 pub use hook_bus::MAX_LINKS_PER_MOD;
 pub mod events;
