@@ -46,8 +46,50 @@ impl<P: 'static> Clone for Listener<P> {
     }
 }
 
+/// Where a listener sits in dispatch order: priority (high first), then its owner's rank.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Slot(std::cmp::Reverse<i32>, u32);
+
+/// One event's listeners in dispatch order: buckets by (priority, rank), each in registration
+/// order. Registering is a bucket lookup (`O(log buckets)`) and an append (amortized `O(1)`),
+/// never a shift of the listeners after it.
 struct List<P: 'static> {
-    listeners: Vec<Listener<P>>,
+    buckets: BTreeMap<Slot, Vec<Listener<P>>>,
+    len: usize,
+}
+
+impl<P: 'static> Default for List<P> {
+    fn default() -> Self {
+        List {
+            buckets: BTreeMap::new(),
+            len: 0,
+        }
+    }
+}
+
+impl<P: 'static> Clone for List<P> {
+    fn clone(&self) -> Self {
+        List {
+            buckets: self.buckets.clone(),
+            len: self.len,
+        }
+    }
+}
+
+impl<P: 'static> List<P> {
+    /// Every listener in dispatch order (priority high first, then rank, then registration).
+    fn iter(&self) -> impl Iterator<Item = &Listener<P>> {
+        self.buckets.values().flatten()
+    }
+
+    /// Append `listener` after every listener that sorts before or equal to it.
+    fn push(&mut self, listener: Listener<P>) {
+        self.buckets
+            .entry(Slot(std::cmp::Reverse(listener.priority), listener.rank))
+            .or_default()
+            .push(listener);
+        self.len += 1;
+    }
 }
 
 trait ErasedList {
@@ -66,25 +108,20 @@ impl<P: 'static> ErasedList for List<P> {
         self
     }
     fn owner_of(&self, seq: u64) -> Option<Rc<str>> {
-        self.listeners
-            .iter()
-            .find(|l| l.seq == seq)
-            .map(|l| l.owner.clone())
+        self.iter().find(|l| l.seq == seq).map(|l| l.owner.clone())
     }
     fn len(&self) -> usize {
-        self.listeners.len()
+        self.len
     }
     fn without(&self, pred: &dyn Fn(&str, u64) -> bool) -> Option<Rc<dyn ErasedList>> {
-        if !self.listeners.iter().any(|l| pred(&l.owner, l.seq)) {
+        if !self.iter().any(|l| pred(&l.owner, l.seq)) {
             return None;
         }
-        let listeners = self
-            .listeners
-            .iter()
-            .filter(|l| !pred(&l.owner, l.seq))
-            .cloned()
-            .collect();
-        Some(Rc::new(List::<P> { listeners }))
+        let mut kept = List::<P>::default();
+        for l in self.iter().filter(|l| !pred(&l.owner, l.seq)) {
+            kept.push(l.clone());
+        }
+        Some(Rc::new(kept))
     }
 }
 
@@ -212,36 +249,22 @@ impl EventBus {
             once: sub.once,
             owner: sub.owner,
         };
-        // Sorted by priority (high first), then rank, then registration: the newest listener
-        // goes after every listener that sorts before or equal to it.
-        let at = |l: &[Listener<P>]| {
-            l.partition_point(|o| {
-                o.priority > listener.priority
-                    || (o.priority == listener.priority && o.rank <= listener.rank)
-            })
-        };
         let mut list = self.take(&key);
-        // In place when no dispatch holds a snapshot of the list (no copy, no sort); copied
-        // otherwise, so a running dispatch keeps the list it started with.
+        // In place when no dispatch holds a snapshot of the list (an append to its bucket);
+        // copied otherwise, so a running dispatch keeps the list it started with.
         if let Some(edit) = list
             .as_mut()
             .and_then(Rc::get_mut)
             .and_then(|l| l.as_any_mut().downcast_mut::<List<P>>())
         {
-            let i = at(&edit.listeners);
-            edit.listeners.insert(i, listener);
+            edit.push(listener);
         } else {
-            let mut listeners: Vec<Listener<P>> = list
+            let mut copy: List<P> = list
                 .as_ref()
-                .and_then(|l| {
-                    l.as_any()
-                        .downcast_ref::<List<P>>()
-                        .map(|l| l.listeners.clone())
-                })
+                .and_then(|l| l.as_any().downcast_ref::<List<P>>().cloned())
                 .unwrap_or_default();
-            let i = at(&listeners);
-            listeners.insert(i, listener);
-            list = Some(Rc::new(List::<P> { listeners }));
+            copy.push(listener);
+            list = Some(Rc::new(copy));
         }
         if let Some(list) = list {
             self.store(&key, list);
@@ -318,7 +341,7 @@ impl EventBus {
             return;
         };
         let _tally = self.failures.enter(diagnostics);
-        for listener in &list.listeners {
+        for listener in list.iter() {
             if listener.once {
                 let handle = ListenerHandle {
                     key: key.clone(),
@@ -350,3 +373,6 @@ impl EventBus {
         self.deliver::<Value>(diagnostics, name, &key, payload);
     }
 }
+
+#[cfg(test)]
+mod tests;

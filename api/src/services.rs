@@ -54,6 +54,7 @@ impl ModDataStore {
         SaveBucket {
             mod_id: mod_id.to_owned(),
             store: self.clone(),
+            budget: None,
         }
     }
 
@@ -104,22 +105,41 @@ impl ModDataStore {
 pub struct SaveBucket {
     mod_id: String,
     store: ModDataStore,
+    /// Charged by what `get` copies out and `set` copies in (issue 21), when set.
+    budget: Option<Rc<crate::budget::DispatchBudget>>,
 }
 
 impl SaveBucket {
+    /// Charge `get`/`set` to `budget` by the size of the value they copy
+    /// (`crate::host_cost::value_units`; only while script code runs).
+    pub fn charged(mut self, budget: Rc<crate::budget::DispatchBudget>) -> Self {
+        self.budget = Some(budget);
+        self
+    }
+
+    fn charge(&self, v: &Value) {
+        if let Some(b) = self.budget.as_ref().filter(|b| b.depth() > 0) {
+            b.charge(1 + crate::host_cost::value_units(v));
+        }
+    }
+
     /// The stored value, or `default` when absent.
     pub fn get(&self, key: &str, default: Value) -> Value {
-        self.store
+        let v = self
+            .store
             .0
             .borrow()
             .get(&self.mod_id)
             .and_then(|b| b.get(key))
             .cloned()
-            .unwrap_or(default)
+            .unwrap_or(default);
+        self.charge(&v);
+        v
     }
 
     /// Store `value` (`nil` deletes the key). Non-finite numbers are refused (not data).
     pub fn set(&self, key: &str, value: Value) -> Result<(), ValueError> {
+        self.charge(&value);
         if !finite(&value) {
             return Err(ValueError::new("mod.save values must be finite data"));
         }

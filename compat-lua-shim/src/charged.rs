@@ -40,7 +40,7 @@ pub fn install(
     let b = budget.clone();
     string.set(
         "rep",
-        lua.create_function(move |_, args: MultiValue| {
+        lua.create_function(move |lua, args: MultiValue| {
             let len = str_len(args.front());
             let n = num(args.get(1)).unwrap_or(0.0);
             if n >= 1.0 {
@@ -53,7 +53,9 @@ pub fn install(
                 }
                 charge(&b, 1 + n / REP_COPIES_PER_UNIT + bytes_units(total))?;
             }
-            rep.call::<MultiValue>(args)
+            let out = rep.call::<MultiValue>(args);
+            crate::charged_alloc::after_c_call(lua);
+            out
         })?,
     )?;
 
@@ -67,7 +69,7 @@ pub fn install(
     let b = budget;
     table.set(
         "concat",
-        lua.create_function(move |_, args: MultiValue| {
+        lua.create_function(move |lua, args: MultiValue| {
             let n = match args.front() {
                 Some(LuaValue::Table(t)) => {
                     let i = num(args.get(2)).unwrap_or(1.0);
@@ -81,7 +83,9 @@ pub fn install(
                 _ => 0,
             };
             charge(&b, 1 + n)?;
-            let out = concat.call::<MultiValue>(args)?;
+            let out = concat.call::<MultiValue>(args);
+            crate::charged_alloc::after_c_call(lua);
+            let out = out?;
             charge(&b, bytes_units(str_len(out.front())))?;
             Ok(out)
         })?,
@@ -97,9 +101,11 @@ fn install_bytes(lua: &Lua, string: &Table, budget: &Rc<DispatchBudget>) -> mlua
         let b = budget.clone();
         string.set(
             name,
-            lua.create_function(move |_, args: MultiValue| {
+            lua.create_function(move |lua, args: MultiValue| {
                 charge(&b, 1 + bytes_units(str_len(args.front())))?;
-                orig.call::<MultiValue>(args)
+                let out = orig.call::<MultiValue>(args);
+                crate::charged_alloc::after_c_call(lua);
+                out
             })?,
         )?;
     }
@@ -109,8 +115,10 @@ fn install_bytes(lua: &Lua, string: &Table, budget: &Rc<DispatchBudget>) -> mlua
         let b = budget.clone();
         string.set(
             name,
-            lua.create_function(move |_, args: MultiValue| {
-                let out = orig.call::<MultiValue>(args)?;
+            lua.create_function(move |lua, args: MultiValue| {
+                let out = orig.call::<MultiValue>(args);
+                crate::charged_alloc::after_c_call(lua);
+                let out = out?;
                 charge(&b, 1 + bytes_units(str_len(out.front())))?;
                 Ok(out)
             })?,

@@ -137,7 +137,9 @@ pub fn install(lua: &Lua, string: &Table, budget: Rc<DispatchBudget>) -> mlua::R
                 }
                 _ => charge(&b, 1)?,
             }
-            let out = gsub.call::<MultiValue>(args)?;
+            let out = gsub.call::<MultiValue>(args);
+            crate::charged_alloc::after_c_call(lua);
+            let out = out?;
             charge(&b, bytes_units(str_len(out.front())))?;
             Ok(out)
         })?,

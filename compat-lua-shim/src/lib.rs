@@ -4,6 +4,7 @@
 
 pub mod bit;
 pub mod charged;
+pub mod charged_alloc;
 pub mod charged_patterns;
 pub mod check;
 pub mod checkpoints;

@@ -27,13 +27,16 @@
 //! raises; `pcall`, `xpcall` and `coroutine.resume` are wrapped so a mod cannot swallow the stop
 //! (they re-raise it while the budget is exhausted, and re-raise every memory error; an `xpcall`
 //! message handler is not run once the budget is stopped), and `print`/`mod.log` pass a stopped
-//! `__tostring` on. Lua 5.1 runs `__gc` only for userdata, which mods cannot create. Coroutines inherit the hook. C functions
+//! `__tostring` on. Lua 5.1 runs `__gc` only for userdata, which mods cannot create. Coroutines
+//! inherit the hook; each `coroutine.create` prepays one window (a new coroutine's count
+//! starts afresh) and each resume settles the `..` work so far. C functions
 //! run without instruction counts (Lua 5.1 counts VM instructions only), so a single C call —
 //! a pathological string pattern, a huge `string.rep` — is bounded by the memory limit and by
 //! its own work, not by the budget.
 //!
 //! **Memory.** `Lua::set_memory_limit` caps each state ([`MEMORY_LIMIT`]); an allocation past
-//! it raises a memory error in the running code.
+//! it raises a memory error in the running code. Every byte allocated during a dispatch is also
+//! charged to the budget, and refused once it is exhausted ([`crate::charged_alloc`]).
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -103,18 +106,21 @@ pub struct Unlimited {
 }
 
 impl Unlimited {
+    /// Lift the limit; the drop restores the limit found (`limit` if it cannot be read), so a
+    /// guard taken under another keeps the outer one lifted: while it is lifted nothing is
+    /// refused, the exhausted budget's refusal included ([`crate::charged_alloc`]).
     pub fn new(lua: &Lua, limit: usize) -> Self {
-        let _ = lua.set_memory_limit(0);
+        let found = crate::charged_alloc::set_memory_limit(lua, 0).unwrap_or(limit);
         Unlimited {
             lua: lua.clone(),
-            limit,
+            limit: found,
         }
     }
 }
 
 impl Drop for Unlimited {
     fn drop(&mut self) {
-        let _ = self.lua.set_memory_limit(self.limit);
+        let _ = crate::charged_alloc::set_memory_limit(&self.lua, self.limit);
     }
 }
 
@@ -223,9 +229,17 @@ impl mlua::UserData for RngHandle {
 /// A budget stop raised by the count hook runs the message handler with hooks off (Lua 5.1
 /// calls it inside the hook), so the mod's handler is never called once the budget is
 /// stopped: `guard` returns the stop instead, and `check` re-raises it.
+///
+/// A new coroutine starts with a fresh instruction count, so it may run up to a whole window
+/// before its own hook fires: `coroutine.create` prepays that window (`created`), and every
+/// resume ends in `check`, which settles the `..` work of the window so far
+/// ([`crate::charged_alloc::ConcatMeter`]). `coroutine.wrap` is rebuilt over both (Lua 5.1's
+/// resumes the coroutine from C, past the wrapped `resume`), with its error rule: a string
+/// error gets the caller's position.
 const PRELUDE: &str = r##"
-local check, stopped = ...
+local check, stopped, created = ...
 local raw_pcall, raw_xpcall, raw_resume, select, unpack = pcall, xpcall, coroutine.resume, select, unpack
+local raw_create, error = coroutine.create, error
 pcall = function(f, ...) return check(raw_pcall(f, ...)) end
 xpcall = function(f, handler, ...)
   local guard = function(e)
@@ -238,6 +252,17 @@ xpcall = function(f, handler, ...)
   return check(raw_xpcall(function() return f(unpack(args, 1, n)) end, guard))
 end
 coroutine.resume = function(co, ...) return check(raw_resume(co, ...)) end
+coroutine.create = function(f) created() return raw_create(f) end
+local resume = coroutine.resume
+local function pack(...) return select("#", ...), { ... } end
+coroutine.wrap = function(f)
+  local co = coroutine.create(f)
+  return function(...)
+    local n, r = pack(resume(co, ...))
+    if r[1] then return unpack(r, 2, n) end
+    error(r[2], 2)
+  end
+end
 "##;
 
 fn compile(lua: &Lua, flood: &FloodGuard, source: &[u8], name: &str) -> mlua::Result<MultiValue> {
@@ -559,6 +584,8 @@ pub fn new_state(cfg: &SandboxConfig) -> mlua::Result<Sandbox> {
         )?,
     )?;
     let flood = Rc::new(FloodGuard::new(&lua)?);
+    let concat = Rc::new(crate::charged_alloc::ConcatMeter::new(&lua)?);
+    lua.set_app_data(crate::charged_alloc::MeterSlot(concat.clone()));
     install_loaders(&lua, &g, &flood)?;
     install_require(&lua, &g, bit)?;
     install_debug(&lua, &g)?;
@@ -569,7 +596,14 @@ pub fn new_state(cfg: &SandboxConfig) -> mlua::Result<Sandbox> {
     // After a protected call: re-raise a budget stop; show a host error caught by the mod as
     // its one-line message (a plain string, as a Lua error would be), not mlua's wrapper.
     let flooded = flood.flooded.clone();
+    let meter = concat.clone();
     let check = lua.create_function(move |lua, mut args: MultiValue| {
+        // The `..` work of a coroutine's (or protected call's) window so far, settled now.
+        // SAFETY: a host function (the VM inside a C call, no concatenation running).
+        let units = unsafe { meter.on_hook(u64::from(HOOK_EVERY)) };
+        if units > 0 && budget.depth() > 0 && budget.charge(units) {
+            return Err(mlua::Error::runtime(BUDGET_EXHAUSTED));
+        }
         if budget_stopped(&budget) {
             return Err(mlua::Error::runtime(BUDGET_EXHAUSTED));
         }
@@ -592,10 +626,14 @@ pub fn new_state(cfg: &SandboxConfig) -> mlua::Result<Sandbox> {
     })?;
     let budget = cfg.budget.clone();
     let stopped = lua.create_function(move |_, ()| Ok(budget_stopped(&budget)))?;
+    // A new coroutine's first window, prepaid.
+    let budget = cfg.budget.clone();
+    let created =
+        lua.create_function(move |_, ()| crate::limits::charge(&budget, u64::from(HOOK_EVERY)))?;
     lua.load(PRELUDE)
         .set_name("=pallet-prelude")
         .set_mode(ChunkMode::Text)
-        .call::<()>((check, stopped))?;
+        .call::<()>((check, stopped, created))?;
 
     let budget = cfg.budget.clone();
     let counted = instructions.clone();
@@ -616,6 +654,8 @@ pub fn new_state(cfg: &SandboxConfig) -> mlua::Result<Sandbox> {
                 }
                 units += scan;
             }
+            // SAFETY: as above (no concatenation in progress between instructions).
+            units = units.saturating_add(unsafe { concat.on_hook(u64::from(HOOK_EVERY)) });
             if budget.charge(units) {
                 Err(mlua::Error::runtime(BUDGET_EXHAUSTED))
             } else {
@@ -623,7 +663,8 @@ pub fn new_state(cfg: &SandboxConfig) -> mlua::Result<Sandbox> {
             }
         },
     )?;
-    lua.set_memory_limit(cfg.memory_limit)?;
+    crate::charged_alloc::install(&lua, cfg.budget.clone())?;
+    crate::charged_alloc::set_memory_limit(&lua, cfg.memory_limit)?;
     Ok(Sandbox {
         lua,
         instructions,

@@ -13,14 +13,6 @@ use std::time::{Duration, Instant};
 use lua_support::*;
 use pallet_engine::world::GameVersion;
 
-/// The process's peak resident set (`VmHWM`), in bytes; `None` off Linux.
-fn peak_rss() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
-
 /// Load `dir` (mod id `id`) next to the bystander with the base game content, dispatch
 /// `exp.gain` three times: each dispatch ends within a few seconds, the hostile link fails with
 /// `expect`, the bystander still adds its 1, and the process never grew past 2 GiB.
@@ -65,6 +57,20 @@ fn registry_copies_are_charged_in_rhai() {
     stopped(
         rhai_fixture("content-loop"),
         "content-loop",
+        "operation budget exhausted",
+    );
+}
+
+#[test]
+fn save_reads_and_writes_are_charged_in_lua() {
+    lua("hostile-save-read-loop", "operation budget exhausted");
+}
+
+#[test]
+fn save_reads_are_charged_in_rhai() {
+    stopped(
+        rhai_fixture("save-read-loop"),
+        "save-read-loop",
         "operation budget exhausted",
     );
 }
@@ -176,8 +182,19 @@ fn ordinary_patterns_and_table_ops_still_answer_as_lua_does() {
 
 #[test]
 fn re_emission_is_bounded_and_each_refusal_logged_once_with_a_count() {
-    let env = load(&[lua_fixture("hostile-reemit")], vec![bystander()]);
-    env.assert_loaded("hostile-reemit");
+    reemission_is_bounded(lua_fixture("hostile-reemit"), "hostile-reemit");
+}
+
+#[test]
+fn re_emission_from_rhai_is_bounded_and_each_refusal_logged_once_with_a_count() {
+    reemission_is_bounded(rhai_fixture("reemit"), "reemit");
+}
+
+/// A listener of mod `id` (in `dir`) re-emitting its own event twice per call: each dispatch
+/// ends within its bound with a bounded handful of feed lines, one of them counting repeats.
+fn reemission_is_bounded(dir: PathBuf, id: &str) {
+    let env = load(&[dir], vec![bystander()]);
+    env.assert_loaded(id);
     env.feed();
     for round in 0..3 {
         let began = Instant::now();
@@ -190,23 +207,210 @@ fn re_emission_is_bounded_and_each_refusal_logged_once_with_a_count() {
         // A bounded handful of lines, not one per refused leaf.
         assert!(feed.len() < 200, "round {round}: {} lines", feed.len());
         assert!(
-            feed.iter().any(
-                |l| l.starts_with("[hostile-reemit] event mod.hostile-reemit.ping:")
-                    && l.contains("more times in this dispatch")
-            ),
+            feed.iter()
+                .any(|l| l.starts_with(&format!("[{id}] event mod.{id}.ping:"))
+                    && l.contains("more times in this dispatch")),
             "{feed:?}"
         );
     }
+    assert_peak_rss_bounded(id);
     // Without the mod the engine answers as before.
-    env.rt.remove_owner("hostile-reemit");
+    env.rt.remove_owner(id);
     assert_eq!(exp_gain(&env.rt, 100), (101, 1));
 }
 
-/// Open hole (issue 21): `..` copies both operands inside one VM instruction, and no hook sees
-/// the bytes. Measured at 421 s for one dispatch (debug build, 2 cores) with an 8 MiB operand.
-/// Ignored until concatenation is charged by its bytes; run it with `--ignored` to see it.
+/// `..` copies both operands inside one VM instruction, so no count hook sees the bytes (421 s
+/// for one dispatch with an 8 MiB operand before the allocator charged them): every byte the
+/// state allocates during a dispatch is charged, and the allocation past the budget refused.
 #[test]
-#[ignore = "issue 21 open: string concatenation is not charged by its bytes yet"]
 fn concatenation_is_charged_by_its_bytes() {
     lua("hostile-concat-copy", "operation budget exhausted");
+}
+
+/// What a Rhai mod's closures hold between calls grows on every dispatch (a captured array of
+/// function pointers curried with 32 KiB strings fits every Rhai size limit): once it passes
+/// `rhai.max_held_bytes` the link fails and the mod is stopped — every later call refused
+/// unrun — while the bystander and vanilla go on.
+#[test]
+fn what_a_rhai_mod_holds_between_calls_is_capped_at_rhai_max_held_bytes() {
+    let env = load(&[rhai_fixture("held-grow")], vec![bystander()]);
+    env.assert_loaded("held-grow");
+    env.assert_loaded("bystander");
+    env.feed();
+    let mut stopped_at = None;
+    for round in 0..6 {
+        let began = Instant::now();
+        let (out, runs) = exp_gain(&env.rt, 100);
+        let took = began.elapsed();
+        assert!(took < Duration::from_secs(5), "round {round}: {took:?}");
+        assert_eq!(runs, 1);
+        let feed = env.feed();
+        let failed = feed.iter().any(|l| {
+            l.starts_with("[held-grow] hook exp.gain failed") && l.contains("rhai.max_held_bytes")
+        });
+        if failed {
+            stopped_at.get_or_insert(round);
+            // Failed after `next`: downstream kept, the mod's +1000 gone.
+            assert_eq!(out, 101, "round {round}");
+        } else {
+            assert!(
+                stopped_at.is_none(),
+                "round {round} ran after the stop: {feed:?}"
+            );
+            assert_eq!(out, 1101, "round {round}");
+        }
+    }
+    // 6.4 MiB more per dispatch: the third passes 16 MiB.
+    assert_eq!(stopped_at, Some(2));
+    if let Some(peak) = peak_rss() {
+        assert!(peak < 2 << 30, "peak RSS {peak} bytes");
+    }
+    env.rt.remove_owner("held-grow");
+    assert_eq!(exp_gain(&env.rt, 100), (101, 1));
+}
+
+/// One registration already holding more than `rhai.max_held_bytes` is refused, and the mod
+/// fails at load.
+#[test]
+fn a_closure_registered_holding_too_much_is_refused_at_load() {
+    let env = load(
+        &[],
+        vec![
+            bystander(),
+            rhai_mod(
+                "held-at-load",
+                r#"let hoard = [];
+                   let big = "x";
+                   for i in 0..15 { big += big; }
+                   for i in 0..600 { hoard.push(Fn("keep").curry(big + i)); }
+                   hooks.wrap("exp.gain", |next, ctx| hoard.len());
+                   fn keep(x) { x }"#,
+            ),
+        ],
+    );
+    let err = env.error("held-at-load");
+    assert!(err.contains("rhai.max_held_bytes"), "{err}");
+    env.assert_loaded("bystander");
+    assert_eq!(exp_gain(&env.rt, 100), (101, 1));
+}
+
+/// A coroutine starts with a fresh instruction count: coroutines that each run part of a
+/// window (here 200 concatenations of a 4 MiB string; about 8 s per dispatch before), yield and are abandoned must still be
+/// charged — each creation prepays a window, each resume settles the concatenation buffer.
+#[test]
+fn work_spread_over_fresh_coroutines_is_charged() {
+    lua("hostile-coroutine-burst", "operation budget exhausted");
+}
+
+/// `coroutine.wrap` (rebuilt over the charged `create`/`resume`) answers as Lua 5.1's: values
+/// in and out (nil holes kept), yields, the dead-coroutine error, and an error re-raised with
+/// the caller's position in front.
+#[test]
+fn coroutine_wrap_still_answers_as_lua_does() {
+    let env = load(
+        &[],
+        vec![lua_mod(
+            "wrap",
+            r#"return function(mod)
+                local gen = coroutine.wrap(function(a, b)
+                  local c = coroutine.yield(a + b, nil, "x")
+                  return c * 2
+                end)
+                local p, q, r = gen(1, 2)
+                local s = gen(21)
+                local ok, dead = pcall(gen)
+                local bad = coroutine.wrap(function() error("boom") end)
+                local ok2, err = pcall(function() local v = bad() return v end)
+                mod.log:info("%s %s %s %s %s %s %s %s", p, tostring(q), r, s, tostring(ok),
+                  dead, tostring(ok2), err)
+              end"#,
+        )],
+    );
+    env.assert_loaded("wrap");
+    let feed = env.feed();
+    let line = feed
+        .iter()
+        .find(|l| l.starts_with("[wrap] "))
+        .unwrap_or_else(|| panic!("{feed:?}"));
+    assert!(
+        line.starts_with("[wrap] 3 nil x 42 false cannot resume dead coroutine false "),
+        "{line}"
+    );
+    // The position of the line calling `bad`, then the error's own position inside it.
+    assert!(line.ends_with(": boom"), "{line}");
+    assert_eq!(line.matches(':').count(), 4, "{line}");
+}
+
+/// A map-script handler's captures count toward `rhai.max_held_bytes` too: the handler that
+/// grows them past the quota fails with the limit's name, the game enters the overworld all
+/// the same, and the mod's links are refused from then on.
+#[test]
+fn a_map_handler_holding_too_much_is_stopped_by_rhai_max_held_bytes() {
+    let env = load(&[rhai_fixture("held-map-handler")], vec![bystander()]);
+    env.assert_loaded("held-map-handler");
+    let mut game =
+        pallet_engine::game::Game::boot(GameVersion::Red, 4, std::rc::Rc::clone(&env.rt)).unwrap();
+    let n = env.rhai.install_map_handlers(game.scripts_mut().unwrap());
+    assert_eq!(n, 1);
+    let began = Instant::now();
+    game.enter_overworld().unwrap();
+    assert!(
+        began.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        began.elapsed()
+    );
+    let feed = env.feed();
+    assert!(
+        feed.iter().any(|l| l.contains("held 600")),
+        "the handler ran: {feed:?}"
+    );
+    let errors: Vec<String> = env
+        .rhai
+        .drain_runtime_errors()
+        .iter()
+        .map(|d| d.short())
+        .collect();
+    let errors = errors.join("\n");
+    assert!(errors.contains("rhai.max_held_bytes"), "{errors}\n{feed:?}");
+    assert_eq!(exp_gain(&env.rt, 100), (101, 1));
+    assert_peak_rss_bounded("held-map-handler");
+}
+
+/// The stop of a charged `..` loop is the budget's, which no `pcall`, `xpcall` message handler
+/// or `__tostring` (through `print`) may swallow: each attempt fails its link with the budget
+/// error, dispatch after dispatch.
+#[test]
+fn a_charged_concatenation_stop_cannot_be_swallowed() {
+    let prelude = r#"local big = ("x"):rep(4 * 1024 * 1024)
+        local function burn(tag) while true do local t = big .. tag end end
+        return function(mod) mod.hooks:wrap("exp.gain", function(next)"#;
+    let attempts = [
+        ("concat-pcall", r#"while true do pcall(burn, "p") end"#),
+        (
+            "concat-xpcall",
+            r#"while true do xpcall(function() burn("x") end, function() burn("h") end) end"#,
+        ),
+        (
+            "concat-tostring",
+            r#"local o = setmetatable({}, { __tostring = function() burn("t") end })
+               while true do print(o) end"#,
+        ),
+    ];
+    let mut mods = vec![bystander()];
+    let sources: Vec<(String, String)> = attempts
+        .iter()
+        .map(|(id, body)| (id.to_string(), format!("{prelude}\n{body}\nend, 10) end")))
+        .collect();
+    for (id, src) in &sources {
+        mods.push(lua_mod(id, src));
+    }
+    let env = load(&[], mods);
+    for (id, _) in &attempts {
+        assert_contained(
+            &env,
+            id,
+            "operation budget exhausted",
+            Duration::from_secs(5),
+        );
+    }
 }

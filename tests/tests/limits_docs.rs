@@ -115,6 +115,35 @@ fn every_named_limit_has_its_row_with_the_enforced_value() {
             pallet_script_host::host::depth::MAX_CLOSURE_DEPTH
         ),
     );
+    has_row(
+        &rhai,
+        "docs/modding.md",
+        "rhai.max_held_bytes",
+        &format!(
+            "{} per mod",
+            bytes(pallet_script_host::host::held::MAX_HELD_BYTES as u64)
+        ),
+    );
+    let held_row = rhai
+        .lines()
+        .find(|l| l.starts_with("| `rhai.max_held_bytes` |"))
+        .unwrap_or_default();
+    for part in [
+        format!(
+            "plus {} per value",
+            pallet_script_host::host::held::VALUE_BYTES
+        ),
+        format!(
+            "more than {} values or {} levels",
+            count(pallet_script_host::host::held::MAX_HELD_VALUES),
+            pallet_script_host::host::held::MAX_HELD_DEPTH
+        ),
+    ] {
+        assert!(
+            held_row.contains(&part),
+            "rhai.max_held_bytes row lacks {part:?}"
+        );
+    }
     use pallet_compat_lua as shim;
     for (name, value) in [
         (
@@ -136,6 +165,28 @@ fn every_named_limit_has_its_row_with_the_enforced_value() {
     ] {
         has_row(&lua, "docs/modding-lua.md", name, &value);
     }
+    // The budget row names the allocation rate and the concatenation allowance the code uses.
+    let budget_row = lua
+        .lines()
+        .find(|l| l.starts_with("| *operation budget exhausted* |"))
+        .expect("docs/modding-lua.md: no budget row");
+    for part in [
+        format!(
+            "one unit per {}",
+            bytes(shim::charged_alloc::ALLOC_BYTES_PER_UNIT)
+        ),
+        format!(
+            "past {} per window",
+            bytes(shim::charged_alloc::CONCAT_FREE_BYTES as u64)
+        ),
+    ] {
+        assert!(budget_row.contains(&part), "budget row lacks {part:?}");
+    }
+    assert_eq!(
+        shim::charged_alloc::CONCAT_MIN_INSTRUCTIONS,
+        3,
+        "\"every third\""
+    );
 }
 
 #[test]

@@ -23,6 +23,7 @@ fn with_good(name: &str) -> Env {
 fn intact(env: &Env) {
     assert_eq!(env.state("good"), ModState::Loaded);
     assert_eq!(exp_gain(&env.rt, 100), (101, 1));
+    assert_peak_rss_bounded("rhai_hostile_deep");
 }
 
 #[test]

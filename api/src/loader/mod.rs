@@ -413,7 +413,7 @@ impl Loader {
                 runtime: rt,
                 content: ModContent::new(id, m.strict, self.content.clone(), feed.clone())
                     .charged(rt.dispatch_budget()),
-                save: self.mod_data.bucket(id),
+                save: self.mod_data.bucket(id).charged(rt.dispatch_budget()),
                 log: ModLog::new(id, feed),
                 options: self.options.for_mod(id),
                 capabilities: m.granted_capabilities(),

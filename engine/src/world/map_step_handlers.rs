@@ -1,4 +1,4 @@
-//! `onStep` and `onInteract` map-script handlers (reference §3.2): mods' callbacks, wrapped by
+//! `onStep` and `onInteract` map-script handlers: mods' callbacks, wrapped by
 //! their hosts, run when the player arrives on a cell of the map (`onStep(game, ow, x, y)`) or
 //! presses A facing a cell (`onInteract(game, ow, fx, fy)`). Handlers run in the registry's
 //! dispatch order; the **first truthy return consumes** the event: a consumed step takes no

@@ -149,6 +149,7 @@ impl RhaiHost {
                 sources: sources.clone(),
                 files: files.clone(),
                 host: host.clone(),
+                held: Default::default(),
             }
         });
 

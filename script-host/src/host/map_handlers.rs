@@ -33,6 +33,9 @@ pub struct RhaiMapHandler {
     pub trigger: String,
     pub f: FnPtr,
     pub origin: Origin,
+    /// The handler's slot in its mod's `rhai.max_held_bytes` tally (`None`: refused, the mod
+    /// is stopped).
+    pub held_slot: Option<usize>,
 }
 
 /// Take the function pointers out of a `map_scripts` record: `onEnter` and the values of
@@ -76,36 +79,70 @@ pub fn split(record: &mut Dynamic) -> Vec<(String, FnPtr)> {
 pub fn keep(vm: &Rc<ModVm>, map: &str, handlers: Vec<(String, FnPtr)>, origin: &Origin) {
     let mut table = vm.host.map_handlers.borrow_mut();
     for (trigger, f) in handlers {
-        table
-            .retain(|h| !(h.vm.ptr_eq(&Rc::downgrade(vm)) && h.map == map && h.trigger == trigger));
+        let same = |h: &RhaiMapHandler| {
+            h.vm.ptr_eq(&Rc::downgrade(vm)) && h.map == map && h.trigger == trigger
+        };
+        for h in table.iter().filter(|h| same(h)) {
+            if let Some(slot) = h.held_slot {
+                vm.held.release(slot);
+            }
+        }
+        table.retain(|h| !same(h));
+        // Over the quota the mod is stopped (its handlers and links refused when they run).
+        let held_slot = vm.held.register(&f).ok();
         table.push(RhaiMapHandler {
             vm: Rc::downgrade(vm),
             map: map.to_owned(),
             trigger,
             f,
             origin: origin.clone(),
+            held_slot,
         });
     }
 }
 
-fn run(
-    vm: &Weak<ModVm>,
-    f: &FnPtr,
-    origin: &Origin,
-    map: &str,
-    trigger: &str,
-    ow: &pallet_engine::world::Overworld,
-) -> Result<(), String> {
-    let Some(vm) = vm.upgrade() else {
+/// Where a handler runs: its mod, function and origin, its map and trigger.
+struct Site {
+    vm: Weak<ModVm>,
+    f: FnPtr,
+    origin: Origin,
+    map: String,
+    trigger: String,
+    held_slot: Option<usize>,
+}
+
+fn run(site: &Site, ow: &pallet_engine::world::Overworld) -> Result<(), String> {
+    let Site {
+        f,
+        origin,
+        map,
+        trigger,
+        ..
+    } = site;
+    let Some(vm) = site.vm.upgrade() else {
         return Ok(());
     };
+    // A mod stopped by `rhai.max_held_bytes` runs no more.
+    vm.held
+        .check()
+        .map_err(|e| format!("{map}.{trigger}: {e}"))?;
     let (game, view) = map_scripts::handler_args(ow);
-    match vm.call(
-        f,
-        vec![to_dynamic(&game), to_dynamic(&view)],
-        LIMITS.dispatch_budget,
-        origin,
-    ) {
+    let outcome = vm
+        .call(
+            f,
+            vec![to_dynamic(&game), to_dynamic(&view)],
+            LIMITS.dispatch_budget,
+            origin,
+        )
+        .and_then(|d| match site.held_slot {
+            Some(slot) => vm
+                .held
+                .after_call(slot, f)
+                .map(|()| d)
+                .map_err(|e| vm.plain_error(&e)),
+            None => Ok(d),
+        });
+    match outcome {
         Ok(_) => Ok(()),
         Err(diag) => {
             let short = diag.short();
@@ -180,11 +217,15 @@ pub fn install(host: &HostShared, registry: &mut MapScriptRegistry) -> usize {
         let Some(vm) = h.vm.upgrade() else {
             continue;
         };
-        let (w, f, origin) = (h.vm.clone(), h.f.clone(), h.origin.clone());
-        let (map, trigger) = (h.map.clone(), h.trigger.clone());
-        let handler = Handler::Dyn(Rc::new(move |ow, _ctx| {
-            run(&w, &f, &origin, &map, &trigger, ow)
-        }));
+        let site = Site {
+            vm: h.vm.clone(),
+            f: h.f.clone(),
+            origin: h.origin.clone(),
+            map: h.map.clone(),
+            trigger: h.trigger.clone(),
+            held_slot: h.held_slot,
+        };
+        let handler = Handler::Dyn(Rc::new(move |ow, _ctx| run(&site, ow)));
         let c = by_owner.entry((vm.id.clone(), h.map.clone())).or_default();
         match (h.trigger.strip_prefix("talk:"), h.trigger.as_str()) {
             (Some(text), _) => {

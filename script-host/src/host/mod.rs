@@ -5,6 +5,7 @@
 //! |---|---|
 //! | [`limits`] | every sandbox limit, explicit, identical in debug and release |
 //! | [`depth`] | `rhai.max_closure_depth`: nested closures/curried function pointers measured on every read, refused past the limit |
+//! | [`held`] | `rhai.max_held_bytes`: what a mod's link and listener closures hold between calls (captures, curried values), measured at registration and after each call; over it the mod is stopped |
 //! | [`budget`] | the per-dispatch operation budget shared across engines |
 //! | [`vm`] | the sandboxed engine builder, one mod's VM, host-shared state |
 //! | [`direct`] | a link closure's direct call path: its body in a reused call frame |
@@ -41,6 +42,7 @@ pub mod diag;
 pub mod direct;
 pub mod error;
 pub mod handles;
+pub mod held;
 pub mod imports;
 pub mod item_effects;
 pub mod limits;

@@ -130,6 +130,8 @@ pub struct ModVm {
     pub sources: Rc<RefCell<SourceMap>>,
     pub files: ModFiles,
     pub host: Rc<HostShared>,
+    /// What the mod's closures hold between calls (`rhai.max_held_bytes`).
+    pub held: super::held::HeldTally,
 }
 
 impl ModVm {

@@ -117,3 +117,19 @@ pub fn exp_gain(rt: &Runtime, vanilla: u32) -> (u32, u32) {
     };
     (out, runs.get())
 }
+
+/// The process's peak resident set (`VmHWM`), in bytes; `None` off Linux.
+pub fn peak_rss() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// The loose memory bound of the hostile tests: the test process never grew past 2 GiB (a
+/// hostile mod that escaped its limits reaches 4–6 GB before the kernel stops it).
+pub fn assert_peak_rss_bounded(what: &str) {
+    if let Some(peak) = peak_rss() {
+        assert!(peak < 2 << 30, "{what}: peak RSS {peak} bytes");
+    }
+}

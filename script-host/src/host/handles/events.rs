@@ -104,7 +104,12 @@ fn on(
     }
     rt.check_listener_quota(&vm.id)
         .map_err(|e| api_error(codes::LIMIT, e))?;
+    let held_slot = vm
+        .held
+        .register(&f)
+        .map_err(|e| api_error(codes::LIMIT, e))?;
     let listener = Rc::new(RhaiListener {
+        held_slot,
         origin: Origin::of(ctx, &vm),
         vm: vm.clone(),
         f,
@@ -175,16 +180,37 @@ pub struct RhaiListener {
     vm: Rc<ModVm>,
     f: FnPtr,
     event: String,
+    /// The closure's slot in its mod's `rhai.max_held_bytes` tally.
+    held_slot: usize,
+}
+
+impl Drop for RhaiListener {
+    fn drop(&mut self) {
+        self.vm.held.release(self.held_slot);
+    }
 }
 
 impl ScriptListener for RhaiListener {
     fn call(&self, payload: &Value) -> ListenerResult {
-        let outcome = self.vm.call(
-            &self.f,
-            vec![to_dynamic(payload)],
-            LIMITS.dispatch_budget,
-            &self.origin,
-        );
+        // A mod stopped by `rhai.max_held_bytes` runs no more.
+        if let Err(msg) = self.vm.held.check() {
+            return Err(LinkError::from(msg));
+        }
+        let outcome = self
+            .vm
+            .call(
+                &self.f,
+                vec![to_dynamic(payload)],
+                LIMITS.dispatch_budget,
+                &self.origin,
+            )
+            .and_then(|d| {
+                self.vm
+                    .held
+                    .after_call(self.held_slot, &self.f)
+                    .map(|()| d)
+                    .map_err(|msg| self.vm.plain_error(&format!("event {}: {msg}", self.event)))
+            });
         if self.vm.host.trace.get() {
             let shown = match &outcome {
                 Ok(_) => "ok".to_owned(),

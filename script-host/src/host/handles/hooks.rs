@@ -127,12 +127,17 @@ fn wrap(
     })?;
     rt.check_link_quota(&vm.id)
         .map_err(|e| api_error(codes::LIMIT, e))?;
+    let held_slot = vm
+        .held
+        .register(&f)
+        .map_err(|e| api_error(codes::LIMIT, e))?;
     let slot = NextSlot::new(info, vm.host.clone());
     let next_fn = NextSlot::fn_ptr(&slot)?;
     let link = Rc::new(RhaiLink {
         origin: Origin::of(ctx, &vm),
         vm: vm.clone(),
         f,
+        held_slot,
         hook: info,
         slot,
         next_fn,
@@ -157,6 +162,8 @@ pub struct RhaiLink {
     origin: Origin,
     vm: Rc<ModVm>,
     f: FnPtr,
+    /// The closure's slot in its mod's `rhai.max_held_bytes` tally.
+    held_slot: usize,
     hook: &'static HookInfo,
     slot: Rc<NextSlot>,
     next_fn: FnPtr,
@@ -167,6 +174,12 @@ pub struct RhaiLink {
     /// The argument converter's frame stack, kept for its capacity (a re-entrant call of the
     /// same link finds it taken and starts an empty one).
     frames: Cell<Vec<Frame>>,
+}
+
+impl Drop for RhaiLink {
+    fn drop(&mut self) {
+        self.vm.held.release(self.held_slot);
+    }
 }
 
 impl ScriptLink for RhaiLink {
@@ -291,11 +304,25 @@ impl RhaiLink {
         call: impl FnOnce(&ModVm, usize) -> Result<Dynamic, ScriptDiagnostic>,
     ) -> Result<Value, LinkError> {
         let host = &self.vm.host;
+        // A mod stopped by `rhai.max_held_bytes` runs no more.
+        if let Err(msg) = self.vm.held.check() {
+            return Err(LinkError::from(msg));
+        }
         let outcome = {
             let _lend = self.slot.lend(next);
             // Called from another script's `next`: continue its Rhai call level.
             call(&self.vm, host.rhai_level.get())
         };
+        let outcome = outcome.and_then(|d| {
+            self.vm
+                .held
+                .after_call(self.held_slot, &self.f)
+                .map(|()| d)
+                .map_err(|msg| {
+                    self.vm
+                        .plain_error(&format!("hook {}: {msg}", self.hook.name))
+                })
+        });
         let result = match outcome {
             Ok(d) => from_dynamic(&d)
                 .or_else(|e| per_row_result(self.hook, &d).ok_or(e))
