@@ -34,7 +34,7 @@ pub const MEMORY_TOKEN: &str = "rhai.max_dispatch_bytes";
 /// The error text of a memory stop (the limit's name first).
 pub fn over_message() -> String {
     format!(
-        "{MEMORY_TOKEN}: the dispatch's scripts allocated more than {MAX_DISPATCH_BYTES} bytes (values, closures' captures, curried values, host results); the call is stopped"
+        "{MEMORY_TOKEN}: the dispatch's scripts allocated (or an operation would allocate) more than {MAX_DISPATCH_BYTES} bytes (values, closures' captures, curried values, host results); the call is stopped"
     )
 }
 
@@ -124,6 +124,14 @@ impl Drop for Dispatch {
 /// Net bytes allocated since the current (or last) dispatch began.
 pub fn dispatch_bytes() -> i64 {
     net_bytes() - BASE.with(Cell::get)
+}
+
+/// Stop the current dispatch as if it had passed the limit (an operation refused because of
+/// what it would allocate).
+pub fn stop_dispatch() {
+    if DEPTH.with(Cell::get) > 0 {
+        OVER.with(|o| o.set(true));
+    }
 }
 
 /// `true` once the current dispatch has passed [`MAX_DISPATCH_BYTES`] (and for the rest of it).

@@ -104,3 +104,69 @@ fn a_dispatch_well_under_the_limit_runs() {
     let feed = env.feed();
     assert!(feed.iter().all(|l| !l.contains(MEMORY_TOKEN)), "{feed:?}");
 }
+
+#[test]
+fn one_pad_copying_a_heavy_pointer_is_refused_before_it_allocates() {
+    let env = with_good("pad-heavy-in-hook");
+    assert_eq!(
+        env.state("pad-heavy-in-hook"),
+        ModState::Loaded,
+        "{}",
+        env.error("pad-heavy-in-hook")
+    );
+    env.feed();
+    let began = Instant::now();
+    assert_eq!(exp_gain(&env.rt, 100), (101, 1));
+    let feed = env.feed();
+    let line = feed
+        .iter()
+        .find(|l| l.starts_with("[pad-heavy-in-hook] hook exp.gain failed"))
+        .unwrap_or_else(|| panic!("{feed:?}"));
+    assert!(line.contains(&format!("{MEMORY_TOKEN}: ")), "{line}");
+    contained(&env, began, "pad-heavy-in-hook");
+}
+
+#[test]
+fn recursion_through_a_function_pointer_stops_at_the_call_levels() {
+    // Audit (issue 21, deep recursion): a closure calling itself through the captured
+    // variable that holds it is refused by Rhai (the cell is borrowed while it runs), and
+    // would otherwise stop at the call levels like script recursion.
+    const SELF_CALL: &str = r#"
+        hooks.wrap("exp.gain", |next, ctx| {
+            let f = 0;
+            f = |n| f.call(n + 1);
+            f.call(0);
+            next.call()
+        });
+    "#;
+    let env = load(
+        &[],
+        &[
+            ("self-call", &manifest("self-call", &["hooks"]), SELF_CALL),
+            ("good", &manifest("good", &["hooks", "log"]), GOOD),
+        ],
+    );
+    assert_eq!(
+        env.state("self-call"),
+        ModState::Loaded,
+        "{}",
+        env.error("self-call")
+    );
+    env.feed();
+    let began = Instant::now();
+    assert_eq!(exp_gain(&env.rt, 100), (101, 1));
+    let feed = env.feed();
+    assert!(
+        feed.iter()
+            .any(|l| l.starts_with("[self-call] hook exp.gain failed")
+                && [
+                    "Data race detected",
+                    "Stack overflow",
+                    "rhai.max_closure_depth"
+                ]
+                .iter()
+                .any(|e| l.contains(e))),
+        "{feed:?}"
+    );
+    contained(&env, began, "self-call");
+}
