@@ -1,5 +1,6 @@
 //! Rhai host and the `pallet` CLI. See `README.md` for the module table.
 
+pub mod alloc;
 pub mod battle_log;
 pub mod calc_names;
 pub mod calc_report;
