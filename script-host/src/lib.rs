@@ -2,6 +2,7 @@
 //! the `pallet` command-line tool (`cli`). `host` never imports `cli`. See `README.md` for the
 //! module table.
 
+pub mod alloc;
 pub mod cli;
 pub mod host;
 

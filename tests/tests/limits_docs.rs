@@ -118,6 +118,15 @@ fn every_named_limit_has_its_row_with_the_enforced_value() {
     has_row(
         &rhai,
         "docs/modding.md",
+        pallet_script_host::alloc::MEMORY_TOKEN,
+        &format!(
+            "{} per dispatch",
+            bytes(pallet_script_host::alloc::MAX_DISPATCH_BYTES as u64)
+        ),
+    );
+    has_row(
+        &rhai,
+        "docs/modding.md",
         "rhai.max_held_bytes",
         &format!(
             "{} per mod",

@@ -31,8 +31,12 @@ pub const BUDGET_TOKEN: &str = pallet_api::budget::BUDGET_EXHAUSTED;
 #[derive(Debug, Default)]
 pub struct Budget(Rc<DispatchBudget>);
 
-/// One Rhai call frame; restores the enclosing frame on drop (also on unwind).
-pub type Frame<'a> = BudgetFrame<'a>;
+/// One Rhai call frame; restores the enclosing frame on drop (also on unwind). It is also a
+/// frame of the dispatch's memory count (`rhai.max_dispatch_bytes`, [`crate::alloc`]).
+pub struct Frame<'a> {
+    _ops: BudgetFrame<'a>,
+    _memory: crate::alloc::Dispatch,
+}
 
 impl Budget {
     /// A budget of its own (tests); hosts use [`Budget::shared`] with the runtime's counter.
@@ -59,12 +63,19 @@ impl Budget {
 
     /// Enter a Rhai call. At depth 0 this starts a new dispatch with `limit` operations.
     pub fn enter(&self, limit: u64) -> Frame<'_> {
-        self.0.enter(limit)
+        Frame {
+            _ops: self.0.enter(limit),
+            _memory: crate::alloc::Dispatch::enter(),
+        }
     }
 
-    /// The `on_progress` callback body: charge the delta, stop when over budget.
+    /// The `on_progress` callback body: charge the delta, stop when over budget or past
+    /// `rhai.max_dispatch_bytes` ([`crate::alloc`]).
     pub fn progress(&self, ops: u64) -> Option<Dynamic> {
-        self.0.progress(ops).then(|| Dynamic::from(BUDGET_TOKEN))
+        if self.0.progress(ops) {
+            return Some(Dynamic::from(BUDGET_TOKEN));
+        }
+        crate::alloc::over_dispatch_limit().then(|| Dynamic::from(crate::alloc::MEMORY_TOKEN))
     }
 
     /// Operations charged to the current (or last) dispatch.

@@ -174,6 +174,11 @@ pub fn describe(e: &EvalAltResult) -> String {
         {
             "operation budget exhausted (the per-dispatch limit covers the whole chain)".to_owned()
         }
+        EvalAltResult::ErrorTerminated(token, _)
+            if token.clone().into_string().ok().as_deref() == Some(crate::alloc::MEMORY_TOKEN) =>
+        {
+            crate::alloc::over_message()
+        }
         EvalAltResult::ErrorTooManyOperations(_) => {
             "too many operations (Rhai's per-call limit)".to_owned()
         }

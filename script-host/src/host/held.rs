@@ -67,6 +67,23 @@ pub fn held_bytes(f: &FnPtr) -> usize {
     walk.bytes
 }
 
+/// Bytes `v` reaches by the same measure (its own value included; at least
+/// `MAX_HELD_BYTES + 1` past the walk's bounds): what cloning it may copy at most.
+pub fn value_bytes(v: &Dynamic) -> usize {
+    let mut walk = Walk {
+        values: 0,
+        bytes: 0,
+        over: false,
+        seen: Seen::default(),
+    };
+    walk.visit(v, 1);
+    if walk.over {
+        walk.bytes.max(MAX_HELD_BYTES + 1)
+    } else {
+        walk.bytes
+    }
+}
+
 struct Walk {
     values: usize,
     bytes: usize,

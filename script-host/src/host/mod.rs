@@ -6,6 +6,7 @@
 //! | [`limits`] | every sandbox limit, explicit, identical in debug and release |
 //! | [`depth`] | `rhai.max_closure_depth`: nested closures/curried function pointers measured on every read, refused past the limit |
 //! | [`held`] | `rhai.max_held_bytes`: what a mod's link and listener closures hold between calls (captures, curried values), measured at registration and after each call; over it the mod is stopped |
+//! | [`pad`] | `array.pad(n, item)` of a function pointer, array or map refused past `rhai.max_dispatch_bytes` by what its copies would allocate |
 //! | [`budget`] | the per-dispatch operation budget shared across engines |
 //! | [`vm`] | the sandboxed engine builder, one mod's VM, host-shared state |
 //! | [`direct`] | a link closure's direct call path: its body in a reused call frame |
@@ -49,6 +50,7 @@ pub mod limits;
 pub mod loader;
 pub mod manifest_diag;
 pub mod map_handlers;
+pub mod pad;
 pub mod patch;
 pub mod reads;
 pub mod script_rng;

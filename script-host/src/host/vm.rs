@@ -272,6 +272,7 @@ pub fn sandboxed_engine(host: &Rc<HostShared>, log: Option<ModLog>) -> Engine {
     engine.set_strict_variables(true);
     engine.set_optimization_level(OptimizationLevel::Simple);
     LIMITS.apply(&mut engine);
+    super::pad::install(&mut engine);
 
     let budget = host.budget.handle();
     engine.on_progress(move |ops| budget.progress(ops));
