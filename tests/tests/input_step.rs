@@ -4,6 +4,8 @@
 //! tick still runs, with no button pressed). Through a Rhai mod and its Lua twin on the public
 //! `Game` API. The no-subscriber behaviour is `gate_hooks.rs`.
 
+#[path = "common/alloc.rs"]
+mod alloc;
 mod lua_support;
 
 use std::rc::Rc;
@@ -119,4 +121,34 @@ end"#,
         game.step(Input::None);
     }
     assert_eq!(unprefixed(&env.feed()), ["true", "true", "true"]);
+}
+
+/// Zero cost when no one wraps `input.step`: idle ticks allocate nothing, on the null bus and
+/// on a live bus where another hook has a link — the site builds no `game` summary, no loan.
+#[test]
+fn an_unsubscribed_site_builds_nothing() {
+    use pallet_api::catalog::hooks;
+    use pallet_api::Runtime;
+    let ticks = |rt: Rc<Runtime>| {
+        let mut game = Game::new_game(GameVersion::Red, 3, rt).unwrap();
+        for _ in 0..5 {
+            game.step(Input::None);
+        }
+        alloc::count(|| {
+            for _ in 0..20 {
+                game.step(Input::None);
+            }
+        })
+        .1
+    };
+    let null = ticks(Rc::new(Runtime::default()));
+    let live = Rc::new(Runtime::new());
+    live.wrap::<hooks::MovementSpeed, _>("other", 0, |next, _| Ok(next.call()));
+    assert!(!live.wants_hook::<hooks::InputStep>());
+    let live = ticks(live);
+    assert_eq!(
+        (null, live),
+        (0, 0),
+        "allocations of 20 idle ticks (null bus, live bus)"
+    );
 }
