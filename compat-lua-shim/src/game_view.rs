@@ -12,10 +12,16 @@
 //!   `.maps`, …, each built on first read from `mod.content` and kept: content is frozen in
 //!   play), as a read-only table.
 //!
+//! At a safe point (`game.ready`, an `input.step` or `core.update` link, a signal) a link may
+//! assign `game.save.coins` (0..9999) and `game.save.money` (0..999999): validated and applied
+//! to the game at once by the engine's `game_view::write_save_field`; any other field of
+//! `game.save`, a value out of range, or a write mid-tick raises, naming the field.
+//!
 //! Nothing is built unless a link reads one of those keys: the metatable is attached (one raw
 //! `setmetatable`, no allocation) only to a `game` argument the wrapper may read
 //! ([`crate::reads`]), and to event payloads that carry a `game`. Writes fail closed:
-//! assigning a field of `game`, `game.save` or `game.data` raises `"game is read-only …"`;
+//! assigning a field of `game` or `game.data` (or of `game.save` beyond the writable fields
+//! above) raises `"… is read-only …"`;
 //! the tables below them are the mod's own copies, so changing them changes nothing in the
 //! game (a mod changes the game through `mod.world`, `mod.save` or a hook's answer).
 
@@ -86,9 +92,35 @@ pub(crate) fn meta(m: &Rc<LuaMod>) -> mlua::Result<Table> {
 fn save(lua: &Lua) -> mlua::Result<LuaValue> {
     let v = pallet_engine::game_view::save_view().map_err(mlua::Error::runtime)?;
     match to_lua(lua, &v)? {
-        LuaValue::Table(t) => Ok(LuaValue::Table(proxy(lua, t, "game.save")?)),
+        LuaValue::Table(t) => Ok(LuaValue::Table(save_proxy(lua, t)?)),
         other => Ok(other),
     }
+}
+
+/// `game.save`: reads go to the copy `inner`; an assignment goes to the engine's
+/// [`pallet_engine::game_view::write_save_field`] (at a safe point, a writable field, a value
+/// in range — else it raises, naming the field) and, once applied, into the copy, so the link
+/// reads back what it wrote.
+fn save_proxy(lua: &Lua, inner: Table) -> mlua::Result<Table> {
+    let meta = lua.create_table()?;
+    meta.raw_set("__index", &inner)?;
+    meta.raw_set(
+        "__newindex",
+        lua.create_function(move |_, (_, key, value): (Table, LuaValue, LuaValue)| {
+            let name = match &key {
+                LuaValue::String(s) => s.to_string_lossy(),
+                other => other.type_name().to_owned(),
+            };
+            let v = crate::convert::from_lua(&value)
+                .map_err(|e| mlua::Error::runtime(format!("game.save.{name}: {e}")))?;
+            pallet_engine::game_view::write_save_field(&name, &v).map_err(mlua::Error::runtime)?;
+            inner.raw_set(key, value)
+        })?,
+    )?;
+    meta.raw_set("__metatable", false)?;
+    let t = lua.create_table()?;
+    t.set_metatable(Some(meta))?;
+    Ok(t)
 }
 
 fn data(lua: &Lua, m: &Rc<LuaMod>) -> mlua::Result<Table> {

@@ -10,8 +10,13 @@
 //!
 //! Shape: the save as the save file spells it (`version`, `meta`, `player`, `party`,
 //! `inventory`, `pcItems`, `money`, `pokedex`, `boxes`, `defeatedTrainers`, …), except that
-//! `flags` is a set-like map `{NAME = true}` (the reference's `Flags` table) and `modData` is
-//! the live `mod.save` buckets when a session store is attached.
+//! `flags` is a set-like map `{NAME = true}` (the reference's `Flags` table), `inventory` and
+//! `pcItems` are `{ITEM = count}` maps (the reference's bag; `bagOrder` lists the bag's ids in
+//! order) and `modData` is the live `mod.save` buckets when a session store is attached.
+//!
+//! **Writes** ([`write_save_field`]): at a safe point a link may assign the fields of
+//! [`WRITABLE`] (`coins`, `money`), validated and applied at once to the lent game; any other
+//! field, a value out of range, or a write outside a safe point is refused, naming the field.
 
 use std::cell::{Cell, RefCell};
 
@@ -19,6 +24,7 @@ use pallet_api::Value;
 
 use crate::checkpoint::lend::{attached_mod_data, with_lent};
 use crate::game::Game;
+use crate::save::data::{MAX_COINS, MAX_MONEY};
 use crate::save::SaveData;
 
 thread_local! {
@@ -56,6 +62,67 @@ pub fn save_view() -> Result<Value, &'static str> {
     })
 }
 
+/// The `game.save` fields a link may assign at a safe point, with their largest value (whole
+/// numbers from 0): the Game Corner coins and the purse (the fields the Lua engine's mods
+/// write live, `save.coins = 9999`).
+pub const WRITABLE: &[(&str, u32)] = &[("coins", MAX_COINS), ("money", MAX_MONEY)];
+
+/// The writable fields as a sentence, for refusals: `coins (0..9999), money (0..999999)`.
+fn writable_list() -> String {
+    WRITABLE
+        .iter()
+        .map(|(k, max)| format!("{k} (0..{max})"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `game.save.<key> = value` from a link. Applied at once to the lent game, at a safe point
+/// only (`game.ready`, an `input.step` or `core.update` link, a signal); only a field of
+/// [`WRITABLE`], a whole number in its range. Anything else is refused with a message naming
+/// the field, and the game is unchanged.
+pub fn write_save_field(key: &str, value: &Value) -> Result<(), String> {
+    let Some(&(_, max)) = WRITABLE.iter().find(|(k, _)| *k == key) else {
+        return Err(format!(
+            "game.save.{key} is read-only in Pallet: a link may set only {} (change the rest \
+             through mod.world, mod.save or a hook's answer)",
+            writable_list()
+        ));
+    };
+    let n = match value {
+        Value::Int(n) => Some(*n),
+        Value::Float(f) if f.fract() == 0.0 && f.abs() < 1e15 => Some(*f as i64),
+        _ => None,
+    };
+    let n = match n.and_then(|n| u32::try_from(n).ok()).filter(|n| *n <= max) {
+        Some(n) => n,
+        None => {
+            let got = match value {
+                Value::Int(n) => n.to_string(),
+                Value::Float(f) => f.to_string(),
+                other => other.type_name().to_owned(),
+            };
+            return Err(format!(
+                "game.save.{key} must be a whole number in 0..{max}, got {got}"
+            ));
+        }
+    };
+    with_lent(|lent| match lent {
+        Some(l) => {
+            let save = &mut l.game.save;
+            match key {
+                "coins" => save.coins = n,
+                _ => save.money = n,
+            }
+            Ok(())
+        }
+        None => Err(format!(
+            "game.save is read-only mid-tick in Pallet: cannot set game.save.{key} here; it \
+             can be set only at a safe point (game.ready, input.step, core.update, a signal \
+             between ticks)"
+        )),
+    })
+}
+
 /// Refresh the mid-tick copy from `game` (a tick start), when the view is wanted and the save
 /// changed since the copy was built.
 pub(crate) fn publish(game: &Game) {
@@ -86,11 +153,29 @@ fn save_value(save: &SaveData, store: Option<&pallet_api::services::ModDataStore
             .map(|f| (f.clone(), Value::Bool(true)))
             .collect();
         m.insert("flags".to_owned(), Value::Map(flags));
+        // The bag and the PC as the reference's `{ITEM = count}` maps (`save.inventory.POTION`);
+        // `bagOrder` keeps the bag's order.
+        m.insert("inventory".to_owned(), item_map(&save.inventory));
+        m.insert("pcItems".to_owned(), item_map(&save.pc_items));
+        let order = save.inventory.iter().map(|s| Value::from(s.id.as_str()));
+        m.insert("bagOrder".to_owned(), Value::List(order.collect()));
         if let Some(store) = store {
             m.insert("modData".to_owned(), store.to_value());
         }
     }
     v
+}
+
+/// Item stacks as `{ITEM = count}` (counts of a repeated id summed).
+fn item_map(stacks: &[crate::save::data::ItemStack]) -> Value {
+    let mut m = std::collections::BTreeMap::new();
+    for s in stacks {
+        let n = m.entry(s.id.clone()).or_insert(Value::Int(0));
+        if let Value::Int(n) = n {
+            *n += i64::from(s.count);
+        }
+    }
+    Value::Map(m)
 }
 
 #[cfg(test)]

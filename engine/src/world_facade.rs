@@ -66,8 +66,8 @@ pub fn outside_safe_point() -> WorldFailure {
         ),
         None => fail(
             WORLD_BUSY,
-            "the world acts only at safe points (game.ready, core.update, a signal between \
-             ticks); from a hook or event dispatched mid-tick it only reads",
+            "the world acts only at safe points (game.ready, input.step, core.update, a signal \
+             between ticks); from a hook or event dispatched mid-tick it only reads",
         ),
     }
 }

@@ -146,6 +146,7 @@ fn every_catalog_hook_is_a_no_op_without_subscribers() {
         gate::<hooks::CatchNickname>(samples::nickname()),
         gate::<hooks::EncounterTable>(samples::encounter_table()),
         gate::<hooks::SaveNewGame>(samples::new_game()),
+        gate::<hooks::InputStep>(samples::input_step()),
     ]
     .into_iter()
     .collect();

@@ -73,7 +73,7 @@ fn adaptive_trainers_shape_lifts_a_weak_roster_from_the_live_save() {
             "bound game: version red, 0 in party",
             "OPP_BUG_CATCHER #1 on REDS_HOUSE_1F (player's best L30, money 3000): \
              WEEDLE L6, CATERPIE L7 -> WEEDLE L27, CATERPIE L27",
-            "write refused: game.save is read-only in Pallet: cannot set game.save.money ",
+            "write refused: game.save is read-only mid-tick in Pallet: cannot set game.save.money here; it can be set only at a safe point ",
         ]
     );
     let kept = env.loader.mod_data.to_value();

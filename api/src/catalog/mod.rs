@@ -173,6 +173,7 @@ macro_rules! with_catalog_hooks {
             CatchNickname,
             EncounterTable,
             SaveNewGame,
+            InputStep,
         ];
     };
 }

@@ -1,5 +1,5 @@
 //! The game-level hook sites of the Lua engine's catalog (issue 17), a child module of
-//! `game`: `core.update` (once per tick), `trainer.before_battle`, `pokemon.give`,
+//! `game`: `input.step` and `core.update` (once per tick, in that order), `trainer.before_battle`, `pokemon.give`,
 //! `save.new_game`. Guarded:
 //! with no subscriber each is its vanilla branch.
 
@@ -20,9 +20,13 @@ impl Game {
         }
     }
 
-    /// Advance the game one tick through `core.update`: vanilla is the tick; a link that
-    /// does not call `next` holds the game still for this tick.
+    /// Advance the game one tick: first `input.step` (vanilla reads the tick's input; a link
+    /// that does not call `next` swallows it), then `core.update` (vanilla is the tick; a link
+    /// that does not call `next` holds the game still for this tick). Both are raised at the
+    /// same safe point, with the game lent.
     pub fn step(&mut self, input: Input) {
+        #[cfg(feature = "hook-sites")]
+        let input = self.input_step_site(input);
         #[cfg(feature = "hook-sites")]
         if self.rt.wants_hook::<hooks::CoreUpdate>() {
             let rt = std::rc::Rc::clone(&self.rt);
@@ -54,6 +58,33 @@ impl Game {
         }
         crate::world_reads::publish(self);
         self.step_tick(input);
+    }
+
+    /// `input.step`: the tick's input, or [`Input::None`] when a link swallowed it. Raised at
+    /// a safe point (the game lent, like `core.update`), before the tick's logic.
+    #[cfg(feature = "hook-sites")]
+    fn input_step_site(&mut self, input: Input) -> Input {
+        if !self.rt.wants_hook::<hooks::InputStep>() {
+            return input;
+        }
+        let rt = std::rc::Rc::clone(&self.rt);
+        let args = hooks::InputStepArgs {
+            game: self.hook_game_info(),
+            dt: hooks::TICK_SECONDS,
+        };
+        let read = std::cell::Cell::new(false);
+        crate::world_reads::publish(self);
+        crate::checkpoint::lend::lend(self, None, || {
+            rt.call::<hooks::InputStep>(args, |_| {
+                read.set(true);
+                true
+            })
+        });
+        if read.get() {
+            input
+        } else {
+            Input::None
+        }
     }
 
     /// `trainer.before_battle`: may this battle start? Only an exact `false` skips it.

@@ -226,6 +226,13 @@ pub const HOOK_SHAPES: &[(&str, &[(&str, &str)])] = &[
             ("save", "#{flags: array, inventory: array, money: int, pcItems: [#{count: int, id: string}], player: #{facing: string, map: string, x: int, y: int}}"),
         ],
     ),
+    (
+        "input.step",
+        &[
+            ("game", "#{mapId: string, playthroughId: string, version: string}"),
+            ("dt", "float"),
+        ],
+    ),
 ];
 
 /// `(event, payload shape)`.

@@ -741,6 +741,15 @@ pub fn core_update() -> (hooks::CoreUpdateArgs, bool) {
         true,
     )
 }
+pub fn input_step() -> (hooks::InputStepArgs, bool) {
+    (
+        hooks::InputStepArgs {
+            game: game(),
+            dt: hooks::TICK_SECONDS,
+        },
+        true,
+    )
+}
 pub fn movement_speed() -> (hooks::MovementSpeedArgs, u32) {
     (
         hooks::MovementSpeedArgs {
@@ -860,6 +869,7 @@ macro_rules! with_catalog_samples {
                 CoreUpdate => core_update, MovementSpeed => movement_speed,
                 BattleCatchExp => catch_exp, CatchNickname => nickname,
                 EncounterTable => encounter_table, SaveNewGame => new_game,
+                InputStep => input_step,
             ]
             events [
                 GameReady => game_ready, MapEntered => map_entered, MapExited => map_exited,

@@ -1,6 +1,6 @@
 //! Overworld and lifecycle hooks of the Lua engine's catalog (issue 17): `encounter.species`,
 //! `script.command`, `world.talk`, `trainer.before_battle`, `pokemon.give`, `core.update`,
-//! `movement.speed`.
+//! `input.step`, `movement.speed`.
 
 use serde::{Deserialize, Serialize};
 
@@ -255,6 +255,41 @@ impl ScriptHook for CoreUpdate {
     const SIGNATURE: &'static str = "(next, game, dt)";
     const RESULT_RULE: &'static str =
         "the tick runs only if `next` is called; the return value is ignored";
+    fn out_from_value(_value: Value) -> Result<bool, ValueError> {
+        Ok(true)
+    }
+}
+
+// ----- input.step ----------------------------------------------------------------------------
+
+/// The fixed duration of one engine tick in seconds, the `dt` of `input.step` (the Lua
+/// engine's fixed 60 Hz logic step; a constant, never the wall clock).
+pub const TICK_SECONDS: f64 = 1.0 / 60.0;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct InputStepArgs {
+    pub game: GameInfo,
+    /// Seconds this tick advances: always [`TICK_SECONDS`].
+    pub dt: f64,
+}
+arg_list!(InputStepArgs { game, dt });
+
+/// `input.step` — the tick's input step, raised every tick before the tick's game logic (and
+/// before `core.update`). Vanilla reads the tick's input (the pressed buttons); a link that
+/// returns without calling `next` swallows it: the tick still runs, with no button pressed.
+pub struct InputStep;
+
+impl Hook for InputStep {
+    const NAME: &'static str = "input.step";
+    const ID: HookId = HookId(31);
+    type Args = InputStepArgs;
+    type Out = bool;
+}
+
+impl ScriptHook for InputStep {
+    const SIGNATURE: &'static str = "(next, game, dt)";
+    const RESULT_RULE: &'static str = "the tick's input is read only if `next` is called (else \
+         the tick runs with no button pressed); the return value is ignored";
     fn out_from_value(_value: Value) -> Result<bool, ValueError> {
         Ok(true)
     }
