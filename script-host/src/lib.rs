@@ -5,8 +5,3 @@
 pub mod alloc;
 pub mod cli;
 pub mod host;
-
-// The CLI modules' paths before they moved under `cli` (tests on in-flight branches name
-// them); drop once those branches are merged.
-#[doc(hidden)]
-pub use cli::{calc_report, cmd_battle, cmd_import, cmd_mods, cmd_run, play, progress};

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use lua_support::{load, lua_fixture, lua_mod, rhai_fixture, rhai_mod, run_mods};
 use pallet_api::loader::ModState;
-use pallet_script_host::cmd_run::RunOutcome;
+use pallet_script_host::cli::cmd_run::RunOutcome;
 
 fn count(o: &RunOutcome, id: &str) -> u32 {
     o.game
@@ -129,7 +129,7 @@ fn a_failing_callback_keeps_the_item_and_names_the_effect() {
         ..Default::default()
     };
     let run = |scenario: &str| {
-        pallet_script_host::cmd_run::play_with_mods(
+        pallet_script_host::cli::cmd_run::play_with_mods(
             pallet_engine::world::GameVersion::Red,
             7,
             scenario,

@@ -8,7 +8,7 @@
 mod lua_support;
 
 use lua_support::{lua_fixture, rhai_fixture, run_mods};
-use pallet_script_host::cmd_run::RunOutcome;
+use pallet_script_host::cli::cmd_run::RunOutcome;
 
 fn gate(scenario: &str) -> RunOutcome {
     run_mods(vec![lua_fixture("shape-step-gate")], scenario)

@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use pallet_engine::world::GameVersion;
-use pallet_script_host::cmd_run::{play_opts, PlayOptions, RunOutcome};
+use pallet_script_host::cli::cmd_run::{play_opts, PlayOptions, RunOutcome};
 use pallet_script_host::host::ModsOptions;
 
 const RHAI: &str = r#"content.patch("maps", "REDS_HOUSE_1F", #{ npcs: #{ __append: [

@@ -4,7 +4,7 @@
 //! and the next one, left alone, plays out.
 
 use pallet_engine::world::GameVersion;
-use pallet_script_host::cmd_run::play_with_mods;
+use pallet_script_host::cli::cmd_run::play_with_mods;
 
 #[test]
 fn pallet_run_cancels_an_evolution_with_b() {

@@ -10,6 +10,7 @@ use pallet_api::Runtime;
 
 use super::exec::MoveEnd;
 use super::{Battle, BattleRng, Side};
+#[cfg(feature = "hook-sites")]
 use crate::pokemon::Status;
 
 #[cfg(feature = "hook-sites")]
