@@ -24,7 +24,7 @@ use pallet_api::Value;
 
 use crate::checkpoint::lend::{attached_mod_data, with_lent};
 use crate::game::Game;
-use crate::save::data::{MAX_COINS, MAX_MONEY};
+use crate::save::data::{flag_map, item_map, MAX_COINS, MAX_MONEY};
 use crate::save::SaveData;
 
 thread_local! {
@@ -147,12 +147,7 @@ pub fn clear() {
 fn save_value(save: &SaveData, store: Option<&pallet_api::services::ModDataStore>) -> Value {
     let mut v = pallet_api::value::to_value(save).unwrap_or_default();
     if let Value::Map(m) = &mut v {
-        let flags = save
-            .flags
-            .iter()
-            .map(|f| (f.clone(), Value::Bool(true)))
-            .collect();
-        m.insert("flags".to_owned(), Value::Map(flags));
+        m.insert("flags".to_owned(), flag_map(save.flags.iter().cloned()));
         // The bag and the PC as the reference's `{ITEM = count}` maps (`save.inventory.POTION`);
         // `bagOrder` keeps the bag's order.
         m.insert("inventory".to_owned(), item_map(&save.inventory));
@@ -167,17 +162,6 @@ fn save_value(save: &SaveData, store: Option<&pallet_api::services::ModDataStore
 }
 
 /// Item stacks as `{ITEM = count}` (counts of a repeated id summed).
-fn item_map(stacks: &[crate::save::data::ItemStack]) -> Value {
-    let mut m = std::collections::BTreeMap::new();
-    for s in stacks {
-        let n = m.entry(s.id.clone()).or_insert(Value::Int(0));
-        if let Value::Int(n) = n {
-            *n += i64::from(s.count);
-        }
-    }
-    Value::Map(m)
-}
-
 #[cfg(test)]
 mod tests {
     use std::rc::Rc;

@@ -143,6 +143,23 @@ pub struct ItemStack {
     pub count: u32,
 }
 
+/// Flags as the Lua engine's `{FLAG = true}` map (what mods read as `save.flags`).
+pub fn flag_map(flags: impl IntoIterator<Item = String>) -> Value {
+    Value::Map(flags.into_iter().map(|f| (f, Value::Bool(true))).collect())
+}
+
+/// Item stacks as the Lua engine's `{ITEM = count}` map (`save.inventory`, `save.pcItems`).
+pub fn item_map(stacks: &[ItemStack]) -> Value {
+    let mut m = BTreeMap::new();
+    for s in stacks {
+        let n = m.entry(s.id.clone()).or_insert(Value::Int(0));
+        if let Value::Int(n) = n {
+            *n += i64::from(s.count);
+        }
+    }
+    Value::Map(m)
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Pokedex {

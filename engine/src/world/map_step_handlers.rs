@@ -52,19 +52,8 @@ impl StepKind {
 /// `ow = {mapId, player = {cellX, cellY, facing}}`.
 pub fn step_args(ow: &Overworld, ctx: &WorldCtx<'_>) -> (Value, Value) {
     let player = ow.player();
-    let flags = Value::Map(
-        ctx.flags
-            .set_flags()
-            .into_iter()
-            .map(|f| (f, Value::Bool(true)))
-            .collect(),
-    );
-    let inventory = Value::Map(
-        ctx.bag
-            .iter()
-            .map(|s| (s.id.clone(), Value::Int(i64::from(s.count))))
-            .collect(),
-    );
+    let flags = crate::save::data::flag_map(ctx.flags.set_flags());
+    let inventory = crate::save::data::item_map(ctx.bag);
     let game = Value::map([
         ("mapId", Value::from(ow.map_id())),
         (
