@@ -5,10 +5,13 @@
 //! species it pins is chosen by a flag the link reads mid-tick through `world.get_flag`.
 
 mod lua_support;
+#[path = "common/overworld.rs"]
+mod overworld;
 
 use std::rc::Rc;
 
 use lua_support::{load, lua_mod, rhai_mod, unprefixed, Env};
+use overworld::{below_grass, settle};
 use pallet_engine::game::{Game, Mode};
 use pallet_engine::world::{Direction, GameVersion, Input, ScriptRow};
 
@@ -34,34 +37,6 @@ const LUA: &str = r#"return function(mod)
     return out
   end)
 end"#;
-
-fn settle(game: &mut Game) {
-    for _ in 0..2_000 {
-        if game.busy().is_none() {
-            return;
-        }
-        game.step(Input::A);
-    }
-    panic!("never idle");
-}
-
-/// A grass cell of ROUTE_1 whose northern neighbour is walkable grass.
-fn below_grass(game: &Game) -> (u32, u32) {
-    let maps = game.maps();
-    let def = maps.get("ROUTE_1").unwrap();
-    let grass = |x, y| {
-        maps.cell_kind(def, x, y)
-            .is_some_and(|k| k.walkable() && k.is_grass())
-    };
-    for y in 1..def.cell_height() {
-        for x in 0..def.cell_width() {
-            if grass(x, y) && grass(x, y - 1) {
-                return (x, y);
-            }
-        }
-    }
-    panic!("no grass on ROUTE_1");
-}
 
 /// One grass step north on ROUTE_1 (with `second` set or not): the wild encounter row and
 /// the mod's log.

@@ -6,10 +6,13 @@
 //! and its Lua twin write the same transcript.
 
 mod lua_support;
+#[path = "common/overworld.rs"]
+mod overworld;
 
 use std::rc::Rc;
 
 use lua_support::{load, lua_mod, rhai_mod, unprefixed, Env};
+use overworld::{below_grass, settle};
 use pallet_engine::battle::Action;
 use pallet_engine::game::{Game, Mode};
 use pallet_engine::world::{Direction, GameVersion, Input, ScriptRow};
@@ -89,16 +92,6 @@ const LUA: &str = r#"return function(mod)
   end)
 end"#;
 
-fn settle(game: &mut Game) {
-    for _ in 0..2_000 {
-        if game.busy().is_none() {
-            return;
-        }
-        game.step(Input::A);
-    }
-    panic!("never idle");
-}
-
 fn potions(game: &Game) -> u32 {
     game.save
         .inventory
@@ -106,24 +99,6 @@ fn potions(game: &Game) -> u32 {
         .filter(|s| s.id == "POTION")
         .map(|s| s.count)
         .sum()
-}
-
-/// A grass cell of ROUTE_1 whose northern neighbour is walkable grass (found from the map).
-fn below_grass(game: &Game) -> (u32, u32) {
-    let maps = game.maps();
-    let def = maps.get("ROUTE_1").unwrap();
-    let grass = |x, y| {
-        maps.cell_kind(def, x, y)
-            .is_some_and(|k| k.walkable() && k.is_grass())
-    };
-    for y in 1..def.cell_height() {
-        for x in 0..def.cell_width() {
-            if grass(x, y) && grass(x, y - 1) {
-                return (x, y);
-            }
-        }
-    }
-    panic!("no grass on ROUTE_1");
 }
 
 fn transcript(env: &Env) -> Vec<String> {
