@@ -325,7 +325,7 @@ fn frozen(env: &Env) {
     assert_eq!((ow.player().x, ow.player().y, ow.player().facing), before);
     assert_eq!(
         feed(env),
-        ["core.update dt=1", "core.update dt=1", "core.update dt=1"]
+        ["core.update dt=1/60", "core.update dt=1/60", "core.update dt=1/60"]
     );
 }
 
@@ -333,7 +333,10 @@ fn frozen(env: &Env) {
 fn core_update_runs_once_per_tick_and_may_hold_the_game() {
     let rhai = rhai_mod(
         "freeze",
-        r#"hooks.wrap("core.update", |next, game, dt| { log.info(`core.update dt=${dt}`); () });"#,
+        r#"hooks.wrap("core.update", |next, game, dt| {
+    let s = if dt == 1.0 / 60.0 { "1/60" } else { `${dt}` };
+    log.info(`core.update dt=${s}`);
+});"#,
     );
     let env = load(&[], vec![rhai]);
     env.assert_loaded("freeze");
@@ -341,7 +344,9 @@ fn core_update_runs_once_per_tick_and_may_hold_the_game() {
     let lua = lua_mod(
         "freeze",
         r#"return function(mod)
-  mod.hooks:wrap("core.update", function(next, game, dt) mod.log:info("core.update dt=%d", dt) end)
+  mod.hooks:wrap("core.update", function(next, game, dt)
+    mod.log:info("core.update dt=%s", dt == 1 / 60 and "1/60" or tostring(dt))
+  end)
 end"#,
     );
     let env = load(&[], vec![lua]);

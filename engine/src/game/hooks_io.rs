@@ -32,7 +32,7 @@ impl Game {
             let rt = std::rc::Rc::clone(&self.rt);
             let args = hooks::CoreUpdateArgs {
                 game: self.hook_game_info(),
-                dt: 1,
+                dt: hooks::TICK_SECONDS,
             };
             // A safe point: the links (mods' and the vanilla one that runs the tick) run with
             // the game lent, so a link may call the `world` facade before or after `next`.

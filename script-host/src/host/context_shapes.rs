@@ -189,7 +189,7 @@ pub const HOOK_SHAPES: &[(&str, &[(&str, &str)])] = &[
         "core.update",
         &[
             ("game", "#{mapId: string, playthroughId: string, version: string}"),
-            ("dt", "int"),
+            ("dt", "float"),
         ],
     ),
     (

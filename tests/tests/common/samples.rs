@@ -736,7 +736,7 @@ pub fn core_update() -> (hooks::CoreUpdateArgs, bool) {
     (
         hooks::CoreUpdateArgs {
             game: game(),
-            dt: 1,
+            dt: hooks::TICK_SECONDS,
         },
         true,
     )

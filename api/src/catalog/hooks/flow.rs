@@ -235,8 +235,9 @@ impl ScriptHook for PokemonGive {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CoreUpdateArgs {
     pub game: GameInfo,
-    /// Ticks this update advances (always 1: the engine is tick-driven).
-    pub dt: u32,
+    /// Seconds this update advances: always [`TICK_SECONDS`], as `input.step`'s `dt` (mods
+    /// accumulate it into timers measured in seconds).
+    pub dt: f64,
 }
 arg_list!(CoreUpdateArgs { game, dt });
 
