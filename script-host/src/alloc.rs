@@ -16,9 +16,14 @@
 //! ([`over_dispatch_limit`]); past [`MAX_DISPATCH_BYTES`] the dispatch is stopped, like the
 //! operation budget: the running call and every enclosing Rhai call of the dispatch terminate.
 //!
-//! **Cost.** Two thread-local additions per allocation (const-initialised cells, no
-//! destructor: the allocator itself never allocates), one subtraction per free, one compare per
-//! Rhai operation.
+//! **Cost.** One thread-local block (const-initialised cells, no destructor: the allocator
+//! itself never allocates): two additions per allocation, one subtraction per free, one compare
+//! per Rhai operation (the dispatch's limit is precomputed when it starts).
+//!
+//! **Windows.** [`Window`] measures the net bytes one mod's script call leaves behind, nested
+//! calls of other mods excluded: `rhai.max_retained_bytes` (`host::held`) sums them per mod to
+//! bound what no measure of live values can see (a closure stored in the variable it captures
+//! is a reference cycle Rhai never frees).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -38,26 +43,47 @@ pub fn over_message() -> String {
     )
 }
 
-thread_local! {
+/// This thread's counters, in one const-initialised block (one thread-local access per
+/// allocation; no destructor: the allocator itself never allocates).
+struct Counters {
     /// Allocation calls (alloc, alloc_zeroed, realloc) made by this thread.
-    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+    allocations: Cell<u64>,
     /// Bytes allocated minus bytes freed by this thread (may go negative: a thread frees what
     /// another allocated).
-    static NET: Cell<i64> = const { Cell::new(0) };
+    net: Cell<i64>,
     /// Rhai frames of the current dispatch ([`Dispatch`]).
-    static DEPTH: Cell<u32> = const { Cell::new(0) };
-    /// `NET` when the outermost frame was entered.
-    static BASE: Cell<i64> = const { Cell::new(0) };
-    /// The current dispatch passed the limit (sticky until its outermost frame exits).
-    static OVER: Cell<bool> = const { Cell::new(false) };
+    depth: Cell<u32>,
+    /// The `net` past which the current dispatch is over: `net` at its start plus
+    /// [`MAX_DISPATCH_BYTES`]; `i64::MAX` outside a dispatch, `i64::MIN` once it is over (sticky
+    /// until its outermost frame exits). So the per-operation check is one compare.
+    limit: Cell<i64>,
+    /// `net` when the innermost open [`Window`] began.
+    window_start: Cell<i64>,
+    /// Net bytes of the windows nested in the innermost open one (not its own).
+    window_nested: Cell<i64>,
+}
+
+thread_local! {
+    static COUNTERS: Counters = const {
+        Counters {
+            allocations: Cell::new(0),
+            net: Cell::new(0),
+            depth: Cell::new(0),
+            limit: Cell::new(i64::MAX),
+            window_start: Cell::new(0),
+            window_nested: Cell::new(0),
+        }
+    };
 }
 
 /// The system allocator, counting per thread.
 pub struct Tracking;
 
 fn count(grow: i64) {
-    let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-    let _ = NET.try_with(|c| c.set(c.get().wrapping_add(grow)));
+    let _ = COUNTERS.try_with(|c| {
+        c.allocations.set(c.allocations.get() + 1);
+        c.net.set(c.net.get().wrapping_add(grow));
+    });
 }
 
 // SAFETY: every method forwards to `System` unchanged; the only addition is thread-local
@@ -79,7 +105,7 @@ unsafe impl GlobalAlloc for Tracking {
         unsafe { System.realloc(ptr, layout, new_size) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        let _ = NET.try_with(|c| c.set(c.get().wrapping_sub(layout.size() as i64)));
+        let _ = COUNTERS.try_with(|c| c.net.set(c.net.get().wrapping_sub(layout.size() as i64)));
         // SAFETY: forwarded with the caller's pointer and layout.
         unsafe { System.dealloc(ptr, layout) }
     }
@@ -90,12 +116,12 @@ static GLOBAL: Tracking = Tracking;
 
 /// Allocations made by this thread so far (the allocation gates' counter).
 pub fn allocations() -> u64 {
-    ALLOCATIONS.with(Cell::get)
+    COUNTERS.with(|c| c.allocations.get())
 }
 
 /// Net bytes this thread has allocated so far.
 pub fn net_bytes() -> i64 {
-    NET.with(Cell::get)
+    COUNTERS.with(|c| c.net.get())
 }
 
 /// One Rhai frame of a dispatch; the outermost starts the dispatch's count. Restores on drop
@@ -104,12 +130,12 @@ pub struct Dispatch(());
 
 impl Dispatch {
     pub fn enter() -> Dispatch {
-        DEPTH.with(|d| {
-            if d.get() == 0 {
-                BASE.with(|b| b.set(net_bytes()));
-                OVER.with(|o| o.set(false));
+        COUNTERS.with(|c| {
+            if c.depth.get() == 0 {
+                c.limit
+                    .set(c.net.get().saturating_add(MAX_DISPATCH_BYTES as i64));
             }
-            d.set(d.get() + 1);
+            c.depth.set(c.depth.get() + 1);
         });
         Dispatch(())
     }
@@ -117,31 +143,85 @@ impl Dispatch {
 
 impl Drop for Dispatch {
     fn drop(&mut self) {
-        DEPTH.with(|d| d.set(d.get().saturating_sub(1)));
+        COUNTERS.with(|c| {
+            let depth = c.depth.get().saturating_sub(1);
+            c.depth.set(depth);
+            if depth == 0 {
+                c.limit.set(i64::MAX);
+            }
+        });
     }
-}
-
-/// Net bytes allocated since the current (or last) dispatch began.
-pub fn dispatch_bytes() -> i64 {
-    net_bytes() - BASE.with(Cell::get)
 }
 
 /// Stop the current dispatch as if it had passed the limit (an operation refused because of
 /// what it would allocate).
 pub fn stop_dispatch() {
-    if DEPTH.with(Cell::get) > 0 {
-        OVER.with(|o| o.set(true));
-    }
+    COUNTERS.with(|c| {
+        if c.depth.get() > 0 {
+            c.limit.set(i64::MIN);
+        }
+    });
 }
 
 /// `true` once the current dispatch has passed [`MAX_DISPATCH_BYTES`] (and for the rest of it).
 pub fn over_dispatch_limit() -> bool {
-    OVER.with(|o| {
-        if !o.get() && DEPTH.with(Cell::get) > 0 && dispatch_bytes() > MAX_DISPATCH_BYTES as i64 {
-            o.set(true);
+    COUNTERS.with(|c| {
+        if c.net.get() > c.limit.get() {
+            c.limit.set(i64::MIN);
+            true
+        } else {
+            false
         }
-        o.get()
     })
+}
+
+/// A span of one mod's script call, for `rhai.max_retained_bytes` (`host::held`): the net
+/// bytes the thread allocated while it was open, minus those of the windows nested in it
+/// (another mod's link reached through `next` is that mod's). Restores the enclosing window on
+/// drop (also on unwind).
+pub struct Window {
+    outer_start: i64,
+    outer_nested: i64,
+    open: bool,
+}
+
+impl Window {
+    pub fn enter() -> Window {
+        COUNTERS.with(|c| {
+            let w = Window {
+                outer_start: c.window_start.get(),
+                outer_nested: c.window_nested.get(),
+                open: true,
+            };
+            c.window_start.set(c.net.get());
+            c.window_nested.set(0);
+            w
+        })
+    }
+
+    /// Close the window: the net bytes it kept (its own, nested windows' excluded).
+    pub fn exit(mut self) -> i64 {
+        self.close()
+    }
+
+    fn close(&mut self) -> i64 {
+        self.open = false;
+        COUNTERS.with(|c| {
+            let span = c.net.get().wrapping_sub(c.window_start.get());
+            let own = span.wrapping_sub(c.window_nested.get());
+            c.window_start.set(self.outer_start);
+            c.window_nested.set(self.outer_nested.wrapping_add(span));
+            own
+        })
+    }
+}
+
+impl Drop for Window {
+    fn drop(&mut self) {
+        if self.open {
+            self.close();
+        }
+    }
 }
 
 #[cfg(test)]
@@ -152,7 +232,6 @@ mod tests {
     fn a_dispatch_counts_what_it_keeps_and_stops_sticky() {
         let outer = Dispatch::enter();
         let small = vec![0u8; 1024];
-        assert!(dispatch_bytes() >= 1024);
         assert!(!over_dispatch_limit());
         let big = vec![0u8; MAX_DISPATCH_BYTES + 1];
         {
@@ -169,5 +248,27 @@ mod tests {
         let v = vec![0u8; 8];
         assert!(allocations() > before);
         drop(v);
+    }
+
+    #[test]
+    fn a_window_keeps_its_own_bytes_not_its_nested_windows() {
+        let outer = Window::enter();
+        let kept = vec![0u8; 4096];
+        let inner = Window::enter();
+        let theirs = vec![0u8; 1 << 20];
+        let inner_own = inner.exit();
+        assert!(
+            (1 << 20..(1 << 20) + 256).contains(&inner_own),
+            "{inner_own}"
+        );
+        let freed = vec![0u8; 100];
+        drop(freed);
+        let outer_own = outer.exit();
+        assert!((4096..4096 + 256).contains(&outer_own), "{outer_own}");
+        drop((kept, theirs));
+        // A window dropped unclosed (unwind) restores the enclosing one.
+        let outer = Window::enter();
+        drop(Window::enter());
+        assert!(outer.exit().abs() < 256);
     }
 }

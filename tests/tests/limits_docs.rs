@@ -127,6 +127,15 @@ fn every_named_limit_has_its_row_with_the_enforced_value() {
     has_row(
         &rhai,
         "docs/modding.md",
+        "rhai.max_retained_bytes",
+        &format!(
+            "{} per mod",
+            bytes(pallet_script_host::host::held::MAX_RETAINED_BYTES as u64)
+        ),
+    );
+    has_row(
+        &rhai,
+        "docs/modding.md",
         "rhai.max_held_bytes",
         &format!(
             "{} per mod",

@@ -170,3 +170,51 @@ fn recursion_through_a_function_pointer_stops_at_the_call_levels() {
     );
     contained(&env, began, "self-call");
 }
+
+/// A closure stored in the variable it captures is a cycle Rhai never frees: each dispatch
+/// leaves tens of MiB behind that no live value reaches, under every per-dispatch limit. The bytes
+/// the mod's calls leave behind are summed (`rhai.max_retained_bytes`); past the limit the mod
+/// is stopped, so the process stops growing, and the good mod and the game go on.
+#[test]
+fn closures_stored_in_what_they_capture_are_bounded_by_what_calls_leave_behind() {
+    use pallet_script_host::host::held::MAX_RETAINED_BYTES;
+    let env = with_good("self-capture-leak");
+    assert_eq!(
+        env.state("self-capture-leak"),
+        ModState::Loaded,
+        "{}",
+        env.error("self-capture-leak")
+    );
+    env.feed();
+    let began = Instant::now();
+    let before = pallet_script_host::alloc::net_bytes();
+    let mut stopped_at = None;
+    // 40 calls would leave ~1.3 GB behind unbounded.
+    for call in 0..40 {
+        let (exp, _) = exp_gain(&env.rt, 100);
+        let feed = env.feed();
+        if let Some(line) = feed
+            .iter()
+            .find(|l| l.starts_with("[self-capture-leak] hook exp.gain failed"))
+        {
+            assert!(line.contains("rhai.max_retained_bytes: "), "{line}");
+            assert!(line.contains(&MAX_RETAINED_BYTES.to_string()), "{line}");
+            stopped_at.get_or_insert(call);
+        }
+        if stopped_at.is_some() {
+            // Stopped: its link is refused unrun (skipped), the good link and vanilla run.
+            assert_eq!(exp, 101, "call {call}");
+        }
+    }
+    let stopped_at = stopped_at.expect("the leaking mod was never stopped");
+    assert!(
+        (1..=6).contains(&stopped_at),
+        "stopped after {stopped_at} calls"
+    );
+    let grown = pallet_script_host::alloc::net_bytes() - before;
+    assert!(
+        grown < (MAX_RETAINED_BYTES as i64) + (96 << 20),
+        "this thread kept {grown} bytes"
+    );
+    contained(&env, began, "self-capture-leak");
+}

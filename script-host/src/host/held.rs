@@ -22,6 +22,14 @@
 //! mod is **stopped**: every later call of its links and listeners is refused unrun with the
 //! same error (links skipped under the chain rules), and further registrations are refused, so
 //! what it holds stops growing. The game and the other mods go on.
+//!
+//! **What no measure sees: `rhai.max_retained_bytes`.** A closure stored in the variable it
+//! captures (`let g; g = || g;`) is a reference cycle Rhai never frees, and nothing live reaches
+//! it. So every script call of a mod (link, listener, handler, item effect) runs in an
+//! allocation [`Window`](crate::alloc::Window), and the net bytes each call leaves behind (other
+//! mods' calls nested in it excluded) are summed per mod; past [`MAX_RETAINED_BYTES`] the mod is
+//! stopped as above. What it leaked stays allocated (nothing can free a lost cycle): the limit
+//! bounds how much.
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
@@ -181,23 +189,85 @@ pub fn clear_captures(f: &FnPtr) {
     }
 }
 
-/// One mod's held bytes: a slot per live closure (registered, not yet dropped).
-#[derive(Default)]
+/// `rhai.max_retained_bytes`: net bytes one mod's script calls may leave behind, summed over
+/// the mod's life (see [`HeldTally::after_window`]).
+pub const MAX_RETAINED_BYTES: usize = 128 * 1024 * 1024;
+
+/// The error text of a retained-bytes stop (the limit's name first).
+pub fn retained_message(retained: i64) -> String {
+    format!(
+        "rhai.max_retained_bytes: the mod's calls have left {retained} bytes or more allocated after they returned (at most {MAX_RETAINED_BYTES}; e.g. closures stored in the variables they capture, which are never freed); the mod is stopped"
+    )
+}
+
+/// Why a mod was stopped.
+#[derive(Clone, Copy, PartialEq)]
+enum Stop {
+    Running,
+    Held,
+    Retained,
+}
+
+/// One mod's held bytes (a slot per live closure, registered and not yet dropped) and its
+/// retained bytes.
 pub struct HeldTally {
     slots: RefCell<Vec<usize>>,
     free: RefCell<Vec<usize>>,
     total: Cell<usize>,
-    stopped: Cell<bool>,
+    stopped: Cell<Stop>,
+    /// Net bytes the mod's calls left behind so far (never below 0).
+    retained: Cell<i64>,
+    /// The thread's net bytes when the mod's tally was made (its load began).
+    base: i64,
+}
+
+impl Default for HeldTally {
+    fn default() -> Self {
+        HeldTally {
+            slots: RefCell::default(),
+            free: RefCell::default(),
+            total: Cell::new(0),
+            stopped: Cell::new(Stop::Running),
+            retained: Cell::new(0),
+            base: crate::alloc::net_bytes(),
+        }
+    }
 }
 
 impl HeldTally {
     /// `Err(message)` once the mod is stopped.
     pub fn check(&self) -> Result<(), String> {
-        if self.stopped.get() {
-            Err(over_message(self.total.get().max(MAX_HELD_BYTES + 1)))
-        } else {
-            Ok(())
+        match self.stopped.get() {
+            Stop::Running => Ok(()),
+            Stop::Held => Err(over_message(self.total.get().max(MAX_HELD_BYTES + 1))),
+            Stop::Retained => Err(retained_message(self.retained.get())),
         }
+    }
+
+    /// After one of the mod's script calls: add the net bytes its [`crate::alloc::Window`]
+    /// kept (`own`, negative when it freed more than it allocated). `Err` (the mod stopped)
+    /// once the sum passes [`MAX_RETAINED_BYTES`].
+    ///
+    /// The sum is conservative in one way only: a value a call hands to the host (its result,
+    /// a log line) counts until the host frees it outside any window. So before stopping a mod
+    /// the sum is cut to what the thread has really grown by since the mod was loaded: a mod is
+    /// stopped only when the process holds that much more than when it began.
+    pub fn after_window(&self, own: i64) -> Result<(), String> {
+        let mut sum = self.retained.get().saturating_add(own).max(0);
+        if sum > MAX_RETAINED_BYTES as i64 {
+            let grown = crate::alloc::net_bytes().saturating_sub(self.base).max(0);
+            sum = sum.min(grown);
+        }
+        self.retained.set(sum);
+        if sum > MAX_RETAINED_BYTES as i64 && self.stopped.get() == Stop::Running {
+            self.stopped.set(Stop::Retained);
+        }
+        self.check()
+    }
+
+    /// Net bytes the mod's calls have left behind (as last summed).
+    pub fn retained(&self) -> i64 {
+        self.retained.get()
     }
 
     /// Register a closure: its slot, or `Err` (and the mod stopped) when it would pass the
@@ -249,8 +319,8 @@ impl HeldTally {
         let total = self.total.get() - *cell + held;
         *cell = held;
         self.total.set(total);
-        if total > MAX_HELD_BYTES {
-            self.stopped.set(true);
+        if total > MAX_HELD_BYTES && self.stopped.get() == Stop::Running {
+            self.stopped.set(Stop::Held);
         }
         drop(slots);
         self.check()
@@ -327,5 +397,27 @@ mod tests {
             t.register(&small).is_err(),
             "a stopped mod registers nothing"
         );
+    }
+
+    #[test]
+    fn retained_bytes_stop_a_mod_only_when_the_thread_really_grew() {
+        const MIB: i64 = 1 << 20;
+        let max = MAX_RETAINED_BYTES as i64;
+        // Calls that hand values to the host (counted, freed outside any window) sum past the
+        // limit while the thread has not grown: cut to the growth, not stopped.
+        let t = HeldTally::default();
+        for _ in 0..3 {
+            t.after_window(max / 2).unwrap();
+        }
+        assert!(t.retained() < 16 * MIB, "{}", t.retained());
+        // Frees never take the sum below 0 (a later leak is not hidden by an earlier free).
+        t.after_window(-10 * max).unwrap();
+        assert_eq!(t.retained(), 0);
+        // Real growth past the limit stops the mod, with the limit's name.
+        let kept = vec![1u8; MAX_RETAINED_BYTES + (1 << 20)];
+        let err = t.after_window(kept.len() as i64).unwrap_err();
+        assert!(err.starts_with("rhai.max_retained_bytes: "), "{err}");
+        assert_eq!(t.check().unwrap_err(), err, "stopped for good");
+        drop(kept);
     }
 }

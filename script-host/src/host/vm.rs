@@ -215,17 +215,26 @@ impl ModVm {
         run: impl FnOnce(&Engine) -> Result<Dynamic, Box<rhai::EvalAltResult>>,
     ) -> Result<Dynamic, ScriptDiagnostic> {
         self.check_nesting()?;
-        let _frame = self.host.budget.enter(limit);
-        let engine = self.engine.borrow();
-        run(&engine).map_err(|e| {
-            ScriptDiagnostic::from_eval_at(
-                &self.id,
-                &origin.file,
-                origin.pos,
-                &e,
-                &self.sources.borrow(),
-            )
-        })
+        self.held.check().map_err(|msg| self.plain_error(&msg))?;
+        let window = crate::alloc::Window::enter();
+        let outcome = {
+            let _frame = self.host.budget.enter(limit);
+            let engine = self.engine.borrow();
+            run(&engine).map_err(|e| {
+                ScriptDiagnostic::from_eval_at(
+                    &self.id,
+                    &origin.file,
+                    origin.pos,
+                    &e,
+                    &self.sources.borrow(),
+                )
+            })
+        };
+        // `rhai.max_retained_bytes`: what the call left behind counts toward the mod.
+        match self.held.after_window(window.exit()) {
+            Ok(()) => outcome,
+            Err(msg) => Err(self.plain_error(&msg)),
+        }
     }
 
     /// Refuse a call nested [`pallet_api::budget::MAX_NESTING`] script frames deep (each frame
