@@ -325,7 +325,11 @@ fn frozen(env: &Env) {
     assert_eq!((ow.player().x, ow.player().y, ow.player().facing), before);
     assert_eq!(
         feed(env),
-        ["core.update dt=1/60", "core.update dt=1/60", "core.update dt=1/60"]
+        [
+            "core.update dt=1/60",
+            "core.update dt=1/60",
+            "core.update dt=1/60"
+        ]
     );
 }
 
