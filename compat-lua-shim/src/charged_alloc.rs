@@ -9,23 +9,30 @@
 //! closures, the C library). Frees and shrinks are not charged and never refused.
 //!
 //! **The stop.** Once the budget is exhausted, every further growth is refused (a `NULL`
-//! answer, which Lua raises as its out-of-memory error) while the state's memory limit is on —
-//! that is, while mod code runs; with the limit lifted ([`crate::sandbox::Unlimited`], the
-//! host's own pushes) nothing is refused, since mlua then allocates outside protected calls. A
-//! refused allocation is a memory error, which the compat `pcall`/`xpcall`/`coroutine.resume`
-//! re-raise (and which every mlua callback, `tostring`/`print`/`check` included, raises on
-//! entry while the refusal lasts), so no mod code swallows it; the link reports it as the
-//! budget stop (`operation budget exhausted`), since the budget is exhausted. The refusal ends
-//! with the dispatch (depth back to 0).
+//! answer, which Lua raises as its out-of-memory error) unless the host has lifted the gate
+//! ([`Gate::lift`]: its own pushes, which run outside protected calls, where a raised error
+//! would `longjmp` across Rust frames). A refused allocation is a memory error, which the
+//! compat `pcall`/`xpcall`/`coroutine.resume` re-raise (and which every mlua callback,
+//! `tostring`/`print`/`check` included, raises on entry while the refusal lasts), so no mod code
+//! swallows it; the link reports it as the budget stop (`operation budget exhausted`), since the
+//! budget is exhausted. The refusal ends with the dispatch (depth back to 0).
+//!
+//! **The memory limit** (`lua.max_memory`) is enforced here too, by the wrapper's own count of
+//! the state's bytes, under the same gate: past it growth is refused while the gate is down.
+//! Lifting the gate is one counter increment, so the host's pushes on every link call cost no
+//! FFI call.
 //!
 //! **mlua underneath.** The wrapper forwards every call to mlua's own allocator with mlua's
-//! state, so mlua's memory limit and its accounting still apply. mlua recognises its
-//! allocator by address to reach that state, so [`set_memory_limit`] puts mlua's allocator
-//! back for the duration of `Lua::set_memory_limit` (which also records whether memory errors
-//! are likely) and re-installs the wrapper. While the wrapper is installed mlua reads the used
-//! memory from Lua's own count (`lua_gc(COUNT)`, the same figure) and builds its C closures
-//! under `lua_cpcall`. mlua frees its 24-byte accounting block at close only when it finds its
-//! own allocator installed, so that block is left allocated when a state closes.
+//! state. mlua's own limit is set once, at install, to `isize::MAX`: never reached, but non-zero,
+//! so mlua still treats memory errors as possible and runs its safe API's allocations in
+//! protected calls (a refusal there is an `Err`, never a `longjmp`). mlua recognises its
+//! allocator by address to reach its state, so [`set_mlua_limit`] puts mlua's allocator back for
+//! the duration of `Lua::set_memory_limit` and re-installs the wrapper; [`crate::sandbox::Unlimited`]
+//! uses it to set mlua's limit to 0 around mlua API conversions (unprotected, so fast), with the
+//! gate lifted. While the wrapper is installed mlua reads the used memory from Lua's own count
+//! (`lua_gc(COUNT)`, the same figure) and builds its C closures under `lua_cpcall`. mlua frees
+//! its 24-byte accounting block at close only when it finds its own allocator installed, so that
+//! block is left allocated when a state closes.
 //!
 //! # Safety
 //!
@@ -45,17 +52,63 @@ use pallet_api::budget::DispatchBudget;
 /// [`crate::limits::BYTES_PER_UNIT`]).
 pub const ALLOC_BYTES_PER_UNIT: u64 = crate::limits::BYTES_PER_UNIT;
 
-/// The wrapper's block: mlua's allocator underneath, the budget, the byte remainder.
+/// The wrapper's block: mlua's allocator underneath, the budget, the byte remainder, the
+/// memory limit and the gate.
 struct Counter {
     inner: ffi::lua_Alloc,
     inner_ud: *mut c_void,
     budget: Rc<DispatchBudget>,
     /// Bytes allocated but not yet charged (under one unit).
     pending: Cell<u64>,
-    /// Is the state's memory limit on (mod code may be running, mlua protects its calls)?
-    armed: Cell<bool>,
     /// Bytes charged so far (all dispatches), for tests and diagnostics.
     charged: Cell<u64>,
+    /// The state's bytes (what Lua's own `totalbytes` counts).
+    used: Cell<usize>,
+    /// The memory limit (0: none).
+    limit: Cell<usize>,
+    /// Host lifts in force ([`Gate`]); while non-zero nothing is refused.
+    lifted: Rc<Cell<u32>>,
+}
+
+/// The refusal gate of one state's allocator: while a [`Lift`] lives, the wrapper refuses
+/// nothing (neither the exhausted budget's growth nor growth past the memory limit). Cheap to
+/// clone and to lift (a counter), so links keep one and lift it around every host push.
+#[derive(Clone, Default)]
+pub struct Gate(Rc<Cell<u32>>);
+
+impl Gate {
+    /// The gate of `lua`'s allocator (a detached one, lifting nothing, if the wrapper is not
+    /// installed: then nothing is refused by it anyway).
+    pub fn of(lua: &Lua) -> Gate {
+        lua.app_data_ref::<Installed>()
+            .map(|i| Gate(i.0.lifted.clone()))
+            .unwrap_or_default()
+    }
+
+    /// Lift the gate until the guard drops (nests).
+    pub fn lift(&self) -> Lift<'_> {
+        self.raise();
+        Lift(&self.0)
+    }
+
+    /// Lift without a guard (an owner that lowers it in its own drop).
+    pub(crate) fn raise(&self) {
+        self.0.set(self.0.get() + 1);
+    }
+
+    /// Undo one [`raise`](Self::raise).
+    pub(crate) fn lower(&self) {
+        self.0.set(self.0.get().saturating_sub(1));
+    }
+}
+
+/// A lifted [`Gate`]; lowers it on drop.
+pub struct Lift<'a>(&'a Cell<u32>);
+
+impl Drop for Lift<'_> {
+    fn drop(&mut self) {
+        self.0.set(self.0.get().saturating_sub(1));
+    }
 }
 
 /// Restarts the collector on drop (after the layout probe).
@@ -81,6 +134,7 @@ unsafe extern "C" fn counting_alloc(
     let old = if p.is_null() { 0 } else { osize };
     if nsize > old {
         let budget = &*c.budget;
+        let open = c.lifted.get() == 0;
         if budget.depth() > 0 {
             let grown = (nsize - old) as u64;
             let total = c.pending.get().saturating_add(grown);
@@ -91,13 +145,21 @@ unsafe extern "C" fn counting_alloc(
                 c.pending.set(total);
             }
             c.charged.set(c.charged.get().saturating_add(grown));
-            if c.armed.get() && budget.exhausted() {
+            if open && budget.exhausted() {
                 return ptr::null_mut();
             }
         }
+        let limit = c.limit.get();
+        if open && limit > 0 && c.used.get() - old + nsize > limit {
+            return ptr::null_mut();
+        }
     }
     // SAFETY: mlua's allocator with its own state, called with Lua's arguments unchanged.
-    unsafe { (c.inner)(c.inner_ud, p, osize, nsize) }
+    let out = unsafe { (c.inner)(c.inner_ud, p, osize, nsize) };
+    if !out.is_null() || nsize == 0 {
+        c.used.set(c.used.get() - old + nsize);
+    }
+    out
 }
 
 /// The wrapper's block of `lua`'s state, if the wrapper is installed.
@@ -117,6 +179,7 @@ pub fn install(lua: &Lua, budget: Rc<DispatchBudget>) -> mlua::Result<()> {
     if lua.app_data_ref::<Installed>().is_some() {
         return Ok(());
     }
+    let used = lua.used_memory();
     lua.exec_raw_lua(|raw| {
         let state = raw.state();
         let mut inner_ud = ptr::null_mut();
@@ -127,20 +190,33 @@ pub fn install(lua: &Lua, budget: Rc<DispatchBudget>) -> mlua::Result<()> {
             inner_ud,
             budget,
             pending: Cell::new(0),
-            armed: Cell::new(false),
             charged: Cell::new(0),
+            used: Cell::new(used),
+            limit: Cell::new(0),
+            lifted: Rc::new(Cell::new(0)),
         });
         let ud = &*counter as *const Counter as *mut c_void;
         lua.set_app_data(Installed(counter));
         // SAFETY: lock held; `ud` outlives the state (module doc).
         unsafe { ffi::lua_setallocf(state, counting_alloc, ud) };
     });
+    // Never reached, but non-zero: mlua keeps protecting its own allocations (module doc).
+    set_mlua_limit(lua, isize::MAX as usize)?;
     Ok(())
 }
 
-/// `Lua::set_memory_limit` through the wrapper: mlua's allocator back for the call (so mlua
-/// finds its state), the wrapper re-installed, refusals armed while the limit is on.
+/// The state's memory limit, enforced by the wrapper (0: none); returns the previous one.
+/// Without the wrapper, mlua's own limit.
 pub fn set_memory_limit(lua: &Lua, limit: usize) -> mlua::Result<usize> {
+    match lua.app_data_ref::<Installed>() {
+        Some(i) => Ok(i.0.limit.replace(limit)),
+        None => lua.set_memory_limit(limit),
+    }
+}
+
+/// `Lua::set_memory_limit` through the wrapper: mlua's allocator back for the call (so mlua
+/// finds its state), then the wrapper re-installed. Returns mlua's previous limit.
+pub fn set_mlua_limit(lua: &Lua, limit: usize) -> mlua::Result<usize> {
     lua.exec_raw_lua(|raw| {
         let state = raw.state();
         // SAFETY: lock held; the pair is swapped back and forth with no Lua code between, and
@@ -153,7 +229,6 @@ pub fn set_memory_limit(lua: &Lua, limit: usize) -> mlua::Result<usize> {
             ffi::lua_setallocf(state, c.inner, c.inner_ud);
             let prev = lua.set_memory_limit(limit);
             ffi::lua_setallocf(state, counting_alloc, ud);
-            c.armed.set(limit > 0);
             prev
         }
     })
@@ -373,15 +448,19 @@ mod tests {
             .exec()
             .unwrap_err();
         assert!(crate::errors::is_stop(&err), "{err}");
-        // The limit lifted (the host's own pushes): nothing is refused.
-        set_memory_limit(&lua, 0).unwrap();
-        let s = lua.create_string(vec![b'a'; 4096]).unwrap();
-        assert_eq!(s.as_bytes().len(), 4096);
-        set_memory_limit(&lua, 16 << 20).unwrap();
+        // The gate lifted (the host's own pushes): nothing is refused.
+        let gate = Gate::of(&lua);
+        {
+            let _lift = gate.lift();
+            let s = lua.create_string(vec![b'a'; 4096]).unwrap();
+            assert_eq!(s.as_bytes().len(), 4096);
+        }
+        let err = lua.create_string(vec![b'b'; 4096]).unwrap_err();
+        assert!(matches!(err, mlua::Error::MemoryError(_)), "{err}");
     }
 
     #[test]
-    fn mlua_s_memory_limit_still_applies_under_the_wrapper() {
+    fn the_memory_limit_applies_while_the_gate_is_down() {
         let (lua, _budget) = state();
         set_memory_limit(&lua, 1 << 20).unwrap();
         let err = lua
@@ -389,6 +468,19 @@ mod tests {
             .exec()
             .unwrap_err();
         assert!(matches!(err, mlua::Error::MemoryError(_)), "{err}");
+        // Lifted, the limit refuses nothing; the count stays exact across lifts.
+        lua.gc_collect().unwrap();
+        let gate = Gate::of(&lua);
+        {
+            let _lift = gate.lift();
+            lua.load("big = ('y'):rep(2 * 1024 * 1024)").exec().unwrap();
+            lua.load("big = nil").exec().unwrap();
+            lua.gc_collect().unwrap();
+            lua.gc_collect().unwrap();
+        }
+        lua.load("local t = {} for i = 1, 100 do t[i] = i end")
+            .exec()
+            .unwrap();
         assert_eq!(set_memory_limit(&lua, 0).unwrap(), 1 << 20);
     }
 

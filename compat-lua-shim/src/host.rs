@@ -188,7 +188,9 @@ impl LuaHost {
             .get::<Table>("string")
             .and_then(|s| s.get("format"))
             .map_err(|e| short(&e))?;
+        let gate = crate::charged_alloc::Gate::of(&sb.lua);
         let module = Rc::new(LuaMod {
+            gate,
             id: m.id.clone(),
             version: m.version.clone(),
             lua: sb.lua,

@@ -147,7 +147,7 @@ where
         slot: NextSlot::default(),
         host: m.host.clone(),
         keys: m.keys.clone(),
-        lua: m.lua.weak(),
+        gate: m.gate.clone(),
         info,
         panic: RefCell::new(None),
     });
@@ -269,9 +269,10 @@ where
         let nargs = names.len() as c_int + 1;
         let arity = H::OUT_ARITY.max(1) as c_int;
         {
-            // The memory limit is lifted for the pushes (see `crate::stack`), and for growing
-            // the stack (which could otherwise raise a memory error outside any protected call).
-            let _unlimited = Unlimited::new(&m.lua, m.host.memory_limit.get());
+            // The allocator's gate is lifted for the pushes (see `crate::stack`), and for
+            // growing the stack (which could otherwise raise a memory error outside any
+            // protected call).
+            let _lift = m.gate.lift();
             if ffi::lua_checkstack(state, nargs.max(arity) + 8) == 0 {
                 return Outcome::Failed(mlua::Error::runtime("Lua stack overflow"));
             }
@@ -288,6 +289,8 @@ where
         }
         let status = ffi::lua_pcall(state, nargs, arity, base + 1);
         if status != 0 {
+            // A number error converts in place (allocates): lifted, it cannot raise.
+            let _lift = m.gate.lift();
             return Outcome::Failed(pop_error(raw, state, status));
         }
         let first = ffi::lua_gettop(state) - arity + 1;
@@ -344,7 +347,11 @@ where
             if let Some(pos) = names.iter().position(|n| *n == "ctx") {
                 let index = next_index + 1 + pos as c_int;
                 if let Some(rng) = rng_marker(state, index) {
-                    let handle = m.lua.create_userdata(RngHandle::new(rng))?;
+                    // mlua's API: unprotected (fast) under `Unlimited`.
+                    let handle = {
+                        let _unlimited = Unlimited::new(&m.lua, m.host.memory_limit.get());
+                        m.lua.create_userdata(RngHandle::new(rng))?
+                    };
                     ffi::lua_pushlstring_(state, c"rng".as_ptr(), 3);
                     raw.push(&handle)?;
                     ffi::lua_rawset(state, index);

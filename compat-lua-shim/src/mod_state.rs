@@ -40,6 +40,9 @@ pub struct LuaMod {
     pub id: String,
     pub version: String,
     pub lua: Lua,
+    /// The state allocator's refusal gate, lifted around the host's raw pushes
+    /// ([`crate::charged_alloc::Gate`]).
+    pub gate: crate::charged_alloc::Gate,
     pub host: Rc<HostShared>,
     pub files: ModFiles,
     pub log: ModLog,

@@ -24,8 +24,9 @@
 //! `lua_CFunction`: it raises Lua errors with `lua_error` (a `longjmp`) only from its own frame,
 //! after every Rust value with a destructor is dropped, and catches panics before they reach the
 //! Lua C frames (they are resumed by the link after its protected call) — the scheme mlua's own
-//! callbacks use. Allocations made from Rust frames run with the memory limit lifted
-//! ([`Unlimited`]), so no memory error can `longjmp` across them.
+//! callbacks use. Allocations made from Rust frames run with the allocator's gate lifted
+//! ([`crate::charged_alloc::Gate`], or [`Unlimited`] around mlua API calls), so no memory error
+//! can `longjmp` across them.
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -50,7 +51,8 @@ pub(crate) struct LinkShared {
     pub slot: NextSlot,
     pub host: Rc<HostShared>,
     pub keys: Rc<KeyCache>,
-    pub lua: WeakLua,
+    /// The state allocator's refusal gate ([`crate::charged_alloc::Gate`]).
+    pub gate: crate::charged_alloc::Gate,
     pub info: &'static HookInfo,
     /// A panic caught in a `next`, resumed by the link once its protected call returns.
     pub panic: RefCell<Option<Box<dyn Any + Send>>>,
@@ -62,10 +64,7 @@ impl LinkShared {
     /// # Safety
     /// mlua lock held; one free stack slot.
     unsafe fn push_message(&self, state: *mut ffi::lua_State, message: &str) {
-        let _unlimited = self
-            .lua
-            .try_upgrade()
-            .map(|lua| Unlimited::new(&lua, self.host.memory_limit.get()));
+        let _lift = self.gate.lift();
         ffi::lua_pushlstring(state, message.as_ptr() as *const c_char, message.len());
     }
 }
@@ -250,10 +249,7 @@ unsafe fn next_call<H: ScriptHook>(
     if H::OUT_ARITY <= 1 && push_scalar(state, &value) {
         return Ok(1);
     }
-    let Some(lua) = shared.lua.try_upgrade() else {
-        return Err("next: the mod's Lua state is gone".to_owned());
-    };
-    let _unlimited = Unlimited::new(&lua, shared.host.memory_limit.get());
+    let _lift = shared.gate.lift();
     push_answer(state, &shared.keys, &value, H::OUT_ARITY).map_err(|e| e.0)
 }
 

@@ -34,7 +34,7 @@
 //! a pathological string pattern, a huge `string.rep` — is bounded by the memory limit and by
 //! its own work, not by the budget.
 //!
-//! **Memory.** `Lua::set_memory_limit` caps each state ([`MEMORY_LIMIT`]); an allocation past
+//! **Memory.** The state's counting allocator caps it ([`MEMORY_LIMIT`]); an allocation past
 //! it raises a memory error in the running code. Every byte allocated during a dispatch is also
 //! charged to the budget, and refused once it is exhausted ([`crate::charged_alloc`]).
 
@@ -92,35 +92,42 @@ pub struct Sandbox {
     pub flood: Rc<FloodGuard>,
 }
 
-/// Lifts the state's memory limit while the host builds values in it, and restores it on drop.
+/// Lets the host build values in the state with mlua's API, unrefused and fast: the
+/// allocator's gate lifted ([`crate::charged_alloc::Gate`]) and mlua's own limit set to 0 for
+/// the guard's life, restored on drop.
 ///
 /// With a limit set, mlua runs every table insert as its own protected call (two C closures
 /// allocated per insert, then collected): converting a 20-value context cost ~100 000
 /// instructions. The host's own conversions are bounded by the engine data being converted, so
-/// they run unprotected; the mod's code always runs under the limit (the guard is dropped before
-/// any Lua code is called, and re-taken around conversions inside host callbacks). The raw
-/// stack pushes of [`crate::stack`] rely on it: without a limit no allocation raises.
+/// they run unprotected; the mod's code always runs with the gate down (the guard is dropped
+/// before any Lua code is called, and re-taken around conversions inside host callbacks). The
+/// raw stack pushes of [`crate::stack`] need only the gate lifted (no mlua call in them), which
+/// costs no FFI call: links lift [`crate::charged_alloc::Gate`] directly.
 pub struct Unlimited {
     lua: Lua,
-    limit: usize,
+    gate: crate::charged_alloc::Gate,
+    mlua_limit: usize,
 }
 
 impl Unlimited {
-    /// Lift the limit; the drop restores the limit found (`limit` if it cannot be read), so a
-    /// guard taken under another keeps the outer one lifted: while it is lifted nothing is
-    /// refused, the exhausted budget's refusal included ([`crate::charged_alloc`]).
+    /// Lift; the drop restores mlua's limit found (`limit` if it cannot be read), so a guard
+    /// taken under another keeps the outer one in force.
     pub fn new(lua: &Lua, limit: usize) -> Self {
-        let found = crate::charged_alloc::set_memory_limit(lua, 0).unwrap_or(limit);
+        let gate = crate::charged_alloc::Gate::of(lua);
+        gate.raise();
+        let found = crate::charged_alloc::set_mlua_limit(lua, 0).unwrap_or(limit);
         Unlimited {
             lua: lua.clone(),
-            limit: found,
+            gate,
+            mlua_limit: found,
         }
     }
 }
 
 impl Drop for Unlimited {
     fn drop(&mut self) {
-        let _ = crate::charged_alloc::set_memory_limit(&self.lua, self.limit);
+        let _ = crate::charged_alloc::set_mlua_limit(&self.lua, self.mlua_limit);
+        self.gate.lower();
     }
 }
 

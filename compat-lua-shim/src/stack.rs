@@ -17,11 +17,10 @@
 //! 1. the caller holds the state's mlua lock (it runs inside mlua's `IntoLuaMulti` /
 //!    `FromLuaMulti` stack hooks, which mlua calls with the lock held and a stack guard in place
 //!    that restores the stack top if an error is returned midway);
-//! 2. **the state's memory limit is lifted** ([`crate::sandbox::Unlimited`]) for the whole push,
-//!    so no allocation made here can fail with a Lua memory error (a Lua error would `longjmp`
-//!    across these Rust frames). This is the same condition under which mlua's own safe API
-//!    skips its protected calls. A real out-of-memory of the process aborts, as everywhere in
-//!    Rust;
+//! 2. **the state allocator's gate is lifted** ([`crate::charged_alloc::Gate`], or
+//!    [`crate::sandbox::Unlimited`]) for the whole push, so no allocation made here can fail with
+//!    a Lua memory error (a Lua error would `longjmp` across these Rust frames). A real
+//!    out-of-memory of the process aborts, as everywhere in Rust;
 //! 3. stack space: every container checks `lua_checkstack` before it grows the stack.
 //!
 //! No Lua code runs during a push: the calls used here (create table, push scalar/string,
