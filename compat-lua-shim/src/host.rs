@@ -64,7 +64,7 @@ impl LuaMonitor {
     pub fn item_effect(
         &self,
         effect: &str,
-    ) -> Option<(String, Rc<pallet_engine::mod_item_effects::ItemEffectFn>)> {
+    ) -> Option<(String, Rc<pallet_engine::game::item_effects::ItemEffectFn>)> {
         crate::item_effects::effect_fn(&self.0, effect)
     }
 }

@@ -10,7 +10,7 @@
 //! weakly: once the mod is unloaded (or its entry failed and was rolled back) the effect answers
 //! an error and the item is kept.
 //!
-//! The call: `use(ctx)` with the context of [`pallet_engine::mod_item_effects::use_context`]
+//! The call: `use(ctx)` with the context of [`pallet_engine::game::item_effects::use_context`]
 //! (a fresh table); the answer record is `{result = <1st return>, messages = <2nd return>, save =
 //! <ctx.save after the call>}`, so a mod that writes `ctx.save.coins = 9999` is heard. Each call
 //! is charged to the shared dispatch budget like a hook call.
@@ -20,7 +20,7 @@ use std::rc::{Rc, Weak};
 use mlua::{Function, MultiValue, Table, Value as LuaValue};
 use pallet_api::budget::DISPATCH_LIMIT;
 use pallet_api::Value;
-use pallet_engine::mod_item_effects::ItemEffectFn;
+use pallet_engine::game::item_effects::ItemEffectFn;
 
 use crate::convert::{from_lua, to_lua};
 use crate::mod_state::LuaMod;

@@ -11,6 +11,7 @@ use std::rc::Rc;
 mod battle_mode;
 mod evolution_io;
 mod hooks_io;
+pub mod item_effects;
 mod items_io;
 pub(crate) mod lend;
 mod save_io;
@@ -83,8 +84,8 @@ pub struct Game {
     /// Level evolutions queued for their animation (B cancels; `game/evolution_io.rs`).
     evolving: std::collections::VecDeque<evolution_io::Pending>,
     /// Item effects mods registered, by item id (hosts install them before the game starts;
-    /// never saved). See [`crate::mod_item_effects`].
-    item_effects: crate::mod_item_effects::ModItemEffects,
+    /// never saved). See [`crate::game::item_effects`].
+    item_effects: crate::game::item_effects::ModItemEffects,
 }
 
 /// Split borrows of a game's parts into the overworld's per-tick context.
@@ -114,11 +115,19 @@ macro_rules! world_ctx {
             object_toggles: &mut save.object_toggles,
             bag: &mut save.inventory,
             names: (&save.player.name, &save.player.rival),
+            observer: crate::world_reads::OBSERVER,
         };
     };
 }
 
 impl Game {
+    /// Publish the mid-tick read view ([`crate::world_reads`]) from this game (a tick
+    /// boundary; nothing without a subscriber).
+    #[inline]
+    pub(crate) fn publish_reads(&self) {
+        crate::world_reads::publish(&self.rt, &self.save, self.overworld());
+    }
+
     /// A game at the title: save skeleton and map data ready, no overworld yet.
     pub fn boot(version: GameVersion, seed: u64, rt: Rc<Runtime>) -> Result<Game, GameError> {
         let maps = store::embedded(version).map_err(GameError::Maps)?.clone();
@@ -314,12 +323,12 @@ impl Game {
     }
 
     /// The mod item effects (hosts install them before the game starts).
-    pub fn item_effects_mut(&mut self) -> &mut crate::mod_item_effects::ModItemEffects {
+    pub fn item_effects_mut(&mut self) -> &mut crate::game::item_effects::ModItemEffects {
         &mut self.item_effects
     }
 
     /// The installed mod item effects.
-    pub fn item_effects(&self) -> &crate::mod_item_effects::ModItemEffects {
+    pub fn item_effects(&self) -> &crate::game::item_effects::ModItemEffects {
         &self.item_effects
     }
 

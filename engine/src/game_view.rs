@@ -3,8 +3,7 @@
 //!
 //! Where the game is lent (a safe point: `game.ready`, a `core.update` link, a signal) the
 //! copy is taken from the live game at the moment of the read. Mid-tick there is no game to
-//! read, so the engine keeps a copy published at each tick start ([`publish`], called from
-//! [`crate::world_reads`]) — but only once some link has asked for the view on this thread
+//! read, so the engine keeps a copy published at each tick start (by [`crate::world_reads`]) — but only once some link has asked for the view on this thread
 //! (a sticky flag set by [`save_view`]), and rebuilt only when the save differs from the one
 //! it was built from. With no script reading `game.save` nothing is copied, ever.
 //!
@@ -18,20 +17,11 @@
 //! [`WRITABLE`] (`coins`, `money`), validated and applied at once to the lent game; any other
 //! field, a value out of range, or a write outside a safe point is refused, naming the field.
 
-use std::cell::{Cell, RefCell};
-
 use pallet_api::Value;
 
-use crate::checkpoint::lend::{attached_mod_data, with_lent};
-use crate::game::Game;
-use crate::save::data::{flag_map, item_map, MAX_COINS, MAX_MONEY};
-use crate::save::SaveData;
-
-thread_local! {
-    static WANTED: Cell<bool> = const { Cell::new(false) };
-    /// The save the copy was built from, and the copy.
-    static COPY: RefCell<Option<(SaveData, Value)>> = const { RefCell::new(None) };
-}
+use crate::game::lend::{attached_mod_data, with_lent};
+use crate::save::data::{MAX_COINS, MAX_MONEY};
+use crate::save::script_view::save_value;
 
 /// Why no save view can be given here.
 pub const NOT_AVAILABLE: &str =
@@ -40,7 +30,7 @@ pub const NOT_AVAILABLE: &str =
 /// `game.save` now: from the lent game at a safe point, else the copy published at this
 /// tick's start. Marks the view wanted, so later ticks publish it.
 pub fn save_view() -> Result<Value, &'static str> {
-    WANTED.with(|w| w.set(true));
+    crate::world_reads::want_save();
     let store = attached_mod_data();
     let live = with_lent(|lent| {
         lent.map(|l| {
@@ -51,15 +41,11 @@ pub fn save_view() -> Result<Value, &'static str> {
     if let Some(v) = live {
         return Ok(v);
     }
-    COPY.with(|c| {
-        let c = c.borrow();
-        let (_, v) = c.as_ref().ok_or(NOT_AVAILABLE)?;
-        let mut v = v.clone();
-        if let (Some(store), Value::Map(m)) = (&store, &mut v) {
-            m.insert("modData".to_owned(), store.to_value());
-        }
-        Ok(v)
-    })
+    let mut v = crate::world_reads::save_copy().ok_or(NOT_AVAILABLE)?;
+    if let (Some(store), Value::Map(m)) = (&store, &mut v) {
+        m.insert("modData".to_owned(), store.to_value());
+    }
+    Ok(v)
 }
 
 /// The `game.save` fields a link may assign at a safe point, with their largest value (whole
@@ -123,45 +109,11 @@ pub fn write_save_field(key: &str, value: &Value) -> Result<(), String> {
     })
 }
 
-/// Refresh the mid-tick copy from `game` (a tick start), when the view is wanted and the save
-/// changed since the copy was built.
-pub(crate) fn publish(game: &Game) {
-    if !WANTED.with(Cell::get) {
-        return;
-    }
-    COPY.with(|c| {
-        let mut c = c.borrow_mut();
-        if c.as_ref().is_some_and(|(s, _)| *s == game.save) {
-            return;
-        }
-        *c = Some((game.save.clone(), save_value(&game.save, None)));
-    });
-}
-
 /// Forget the view and its wish (tests that start another session on this thread).
 pub fn clear() {
-    WANTED.with(|w| w.set(false));
-    COPY.with(|c| *c.borrow_mut() = None);
+    crate::world_reads::clear_save_copy();
 }
 
-fn save_value(save: &SaveData, store: Option<&pallet_api::services::ModDataStore>) -> Value {
-    let mut v = pallet_api::value::to_value(save).unwrap_or_default();
-    if let Value::Map(m) = &mut v {
-        m.insert("flags".to_owned(), flag_map(save.flags.iter().cloned()));
-        // The bag and the PC as the reference's `{ITEM = count}` maps (`save.inventory.POTION`);
-        // `bagOrder` keeps the bag's order.
-        m.insert("inventory".to_owned(), item_map(&save.inventory));
-        m.insert("pcItems".to_owned(), item_map(&save.pc_items));
-        let order = save.inventory.iter().map(|s| Value::from(s.id.as_str()));
-        m.insert("bagOrder".to_owned(), Value::List(order.collect()));
-        if let Some(store) = store {
-            m.insert("modData".to_owned(), store.to_value());
-        }
-    }
-    v
-}
-
-/// Item stacks as `{ITEM = count}` (counts of a repeated id summed).
 #[cfg(test)]
 mod tests {
     use std::rc::Rc;
@@ -170,11 +122,12 @@ mod tests {
     use pallet_api::Runtime;
 
     use super::*;
-    use crate::checkpoint::lend::lend;
+    use crate::game::lend::lend;
+    use crate::game::Game;
     use crate::world::{GameVersion, Input};
 
     fn published() -> bool {
-        COPY.with(|c| c.borrow().is_some())
+        crate::world_reads::save_copy().is_some()
     }
 
     #[test]

@@ -166,7 +166,7 @@ pub enum ItemMsg {
     /// An Escape Rope was used (the warp follows).
     EscapeRopeUsed,
     /// A mod's item effect spent the item (its own messages are shown; see
-    /// [`crate::mod_item_effects`]).
+    /// [`crate::game::item_effects`]).
     ModUsed,
     /// A mod's item effect kept the item.
     ModKept,

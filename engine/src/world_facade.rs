@@ -17,11 +17,13 @@ use pallet_api::facades::{block_coordinate, WorldFailure};
 use pallet_api::suggest::did_you_mean;
 use pallet_api::Value;
 
-use crate::checkpoint::lend::{unsettled_refusal, with_lent};
+use crate::checkpoint::lend::unsettled_refusal;
+use crate::game::lend::with_lent;
 use crate::game::{Game, Mode};
 use crate::world::{BusyState, Direction, ScriptRow};
+use crate::world_values::{flag_name, overview_of, position_value, string_arg};
+pub use crate::world_values::{INVALID_FLAG, NO_OVERWORLD};
 
-pub const NO_OVERWORLD: &str = "no overworld";
 pub const BATTLE_RUNNING: &str = "a battle is already running";
 pub const WORLD_BUSY: &str = "world is busy";
 pub const SCRIPT_RUNNING: &str = "a script is already running";
@@ -35,7 +37,6 @@ pub const BAG_FULL: &str = "bag is full";
 pub const NO_ROOM: &str = "no room for the pokemon";
 pub const UNKNOWN_MAP: &str = "unknown map";
 pub const MAP_NOT_LIVE: &str = "map is not live";
-pub const INVALID_FLAG: &str = "invalid flag name";
 pub const INVALID_SCRIPT: &str = "invalid script";
 pub const INVALID_NPC: &str = "invalid npc";
 pub const INVALID_BLOCK: &str = "invalid block";
@@ -125,19 +126,6 @@ fn need_settled(game: &Game, idle: bool) -> Result<(), WorldFailure> {
     Ok(())
 }
 
-fn string_arg<'v>(v: &'v Value, reason: &'static str, what: &str) -> Result<&'v str, WorldFailure> {
-    match v {
-        Value::Str(s) if !s.is_empty() => Ok(s),
-        other => Err(fail(
-            reason,
-            format!(
-                "{what} must be a non-empty string, got {}",
-                other.type_name()
-            ),
-        )),
-    }
-}
-
 fn species_arg(game: &Game, v: &Value) -> Result<String, WorldFailure> {
     let name = string_arg(v, UNKNOWN_SPECIES, "species")?;
     let data = game.data();
@@ -170,23 +158,6 @@ fn current(game: &Game) -> Result<Value, WorldFailure> {
     Ok(position_value(ow.map_id(), p.x, p.y, p.facing, p.surfing))
 }
 
-/// The `current()` record (shared with the mid-tick view, [`crate::world_reads`]).
-pub(crate) fn position_value(
-    map_id: &str,
-    x: u32,
-    y: u32,
-    facing: Direction,
-    surfing: bool,
-) -> Value {
-    Value::map([
-        ("mapId", Value::from(map_id)),
-        ("x", Value::Int(x.into())),
-        ("y", Value::Int(y.into())),
-        ("facing", Value::from(facing.as_str())),
-        ("surfing", Value::Bool(surfing)),
-    ])
-}
-
 /// `map_overview()` → `{mapId, width, height, rows, markers}`: one string per cell row (`+`
 /// warp, `~` water, `.` walkable, space blocked) and `{kind = "warp", x, y}` markers.
 fn map_overview(game: &Game) -> Result<Value, WorldFailure> {
@@ -194,57 +165,9 @@ fn map_overview(game: &Game) -> Result<Value, WorldFailure> {
     Ok(overview_of(game.overworld().expect("checked")))
 }
 
-/// The overview of `ow`'s active map (shared with the mid-tick view).
-pub(crate) fn overview_of(ow: &crate::world::Overworld) -> Value {
-    let map = ow.map();
-    let def = map.def();
-    let (w, h) = (def.cell_width(), def.cell_height());
-    let rows = (0..h)
-        .map(|y| {
-            let row: String = (0..w)
-                .map(|x| {
-                    if def.warp_at(x, y).is_some() {
-                        '+'
-                    } else {
-                        match map.cell_kind(x.into(), y.into()) {
-                            Some(k) if k.is_water() => '~',
-                            Some(k) if k.walkable() => '.',
-                            _ => ' ',
-                        }
-                    }
-                })
-                .collect();
-            Value::Str(row)
-        })
-        .collect();
-    let markers = def
-        .warps
-        .iter()
-        .map(|wp| {
-            Value::map([
-                ("kind", Value::from("warp")),
-                ("x", Value::Int(wp.x.into())),
-                ("y", Value::Int(wp.y.into())),
-            ])
-        })
-        .collect();
-    Value::map([
-        ("mapId", Value::from(def.id.as_str())),
-        ("width", Value::Int(w.into())),
-        ("height", Value::Int(h.into())),
-        ("rows", Value::List(rows)),
-        ("markers", Value::List(markers)),
-    ])
-}
-
 fn get_flag(game: &Game, name: &Value) -> Result<Value, WorldFailure> {
     let name = flag_name(name)?;
     Ok(Value::Bool(game.flag(name)))
-}
-
-/// A flag-name argument, validated.
-pub(crate) fn flag_name(v: &Value) -> Result<&str, WorldFailure> {
-    string_arg(v, INVALID_FLAG, "flag name")
 }
 
 /// `effective_encounters(mapId, terrain = "grass")` → `{chance, dist}`: the wild table a step

@@ -13,15 +13,24 @@
 //!
 //! The view is thread-local, like the loan: the game that last published on this thread is
 //! the one a mid-tick read describes (one game per thread in play, `pallet run` and tests).
+//!
+//! It also keeps the mid-tick copy of the save a script reads as `game.save`
+//! ([`crate::game_view`]): published at each tick start only once some link has asked for it on
+//! this thread (`want_save`, sticky), rebuilt only when the save differs from the one it was
+//! built from.
+//!
+//! This module is a store below the game: the game publishes into it (`publish`) and hands
+//! the overworld its `OBSERVER`; it reads only the world's and the save's types.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeSet;
 
 use pallet_api::facades::WorldFailure;
 use pallet_api::{Runtime, Value};
 
-use crate::game::Game;
-use crate::world::{Direction, Overworld};
+use crate::save::SaveData;
+use crate::world::{ChangeObserver, Direction, Overworld};
+use crate::world_values::{flag_name, overview_of, position_value, NO_OVERWORLD};
 
 #[derive(Default)]
 struct View {
@@ -42,27 +51,38 @@ struct Position {
 
 thread_local! {
     static VIEW: RefCell<Option<View>> = const { RefCell::new(None) };
+    /// Some link asked for `game.save` on this thread.
+    static SAVE_WANTED: Cell<bool> = const { Cell::new(false) };
+    /// The save the copy was built from, and the copy.
+    static SAVE_COPY: RefCell<Option<(SaveData, Value)>> = const { RefCell::new(None) };
 }
 
-/// Publish the whole view from `game` (a tick boundary). Nothing without a subscriber.
+/// What the game hands the overworld ([`crate::world::WorldCtx::observer`]).
+pub(crate) const OBSERVER: ChangeObserver = ChangeObserver {
+    moved: overworld_changed,
+    flag: flag_changed,
+};
+
+/// Publish the whole view from the game's `save` and overworld (a tick boundary). Nothing
+/// without a subscriber.
 #[inline]
-pub(crate) fn publish(game: &Game) {
-    if !game.rt.wants_anything() {
+pub(crate) fn publish(rt: &Runtime, save: &SaveData, ow: Option<&Overworld>) {
+    if !rt.wants_anything() {
         return;
     }
-    publish_all(game);
+    publish_all(save, ow);
 }
 
 #[cold]
-fn publish_all(game: &Game) {
+fn publish_all(save: &SaveData, ow: Option<&Overworld>) {
+    publish_save(save);
     VIEW.with(|v| {
         let mut v = v.borrow_mut();
         let view = v.get_or_insert_with(View::default);
-        if view.flags != game.save.flags {
-            view.flags.clone_from(&game.save.flags);
+        if view.flags != save.flags {
+            view.flags.clone_from(&save.flags);
         }
-        crate::game_view::publish(game);
-        match game.overworld() {
+        match ow {
             Some(ow) => place(view, ow, false),
             None => {
                 view.at = None;
@@ -94,17 +114,13 @@ fn place(view: &mut View, ow: &Overworld, rebuilt: bool) {
         }
     }
     if !same_map || rebuilt || view.overview.is_none() {
-        view.overview = Some(crate::world_facade::overview_of(ow));
+        view.overview = Some(overview_of(ow));
     }
 }
 
 /// The overworld moved the player (a step arrived, a warp swapped the map), or `rebuilt` its
-/// map (a replaced block). Nothing without a subscriber.
-#[inline]
-pub(crate) fn overworld_changed(rt: &Runtime, ow: &Overworld, rebuilt: bool) {
-    if !rt.wants_anything() {
-        return;
-    }
+/// map (a replaced block). Called only while some script subscribes ([`ChangeObserver`]).
+fn overworld_changed(ow: &Overworld, rebuilt: bool) {
     VIEW.with(|v| {
         if let Some(view) = v.borrow_mut().as_mut() {
             place(view, ow, rebuilt);
@@ -112,12 +128,8 @@ pub(crate) fn overworld_changed(rt: &Runtime, ow: &Overworld, rebuilt: bool) {
     });
 }
 
-/// A flag changed. Nothing without a subscriber.
-#[inline]
-pub(crate) fn flag_changed(rt: &Runtime, name: &str, on: bool) {
-    if !rt.wants_anything() {
-        return;
-    }
+/// A flag changed. Called only while some script subscribes ([`ChangeObserver`]).
+fn flag_changed(name: &str, on: bool) {
     VIEW.with(|v| {
         if let Some(view) = v.borrow_mut().as_mut() {
             if on {
@@ -138,21 +150,16 @@ pub(crate) fn read(method: &str, args: &[Value]) -> Option<Result<Value, WorldFa
     VIEW.with(|v| {
         let v = v.borrow();
         let view = v.as_ref()?;
-        let no_overworld = || {
-            WorldFailure::new(
-                crate::world_facade::NO_OVERWORLD,
-                "there is no overworld right now",
-            )
-        };
+        let no_overworld = || WorldFailure::new(NO_OVERWORLD, "there is no overworld right now");
         Some(match method {
             "current" => match &view.at {
-                Some(at) => Ok(crate::world_facade::position_value(
+                Some(at) => Ok(position_value(
                     &at.map_id, at.x, at.y, at.facing, at.surfing,
                 )),
                 None => Err(no_overworld()),
             },
             "map_overview" => view.overview.clone().ok_or_else(no_overworld),
-            _ => crate::world_facade::flag_name(args.first().unwrap_or(&Value::Nil))
+            _ => flag_name(args.first().unwrap_or(&Value::Nil))
                 .map(|name| Value::Bool(view.flags.contains(name))),
         })
     })
@@ -163,6 +170,39 @@ pub fn clear() {
     VIEW.with(|v| *v.borrow_mut() = None);
 }
 
+/// A link asked for `game.save`: publish the save's copy from now on.
+pub(crate) fn want_save() {
+    SAVE_WANTED.with(|w| w.set(true));
+}
+
+/// The save's mid-tick copy (as a script reads it), if one was published.
+pub(crate) fn save_copy() -> Option<Value> {
+    SAVE_COPY.with(|c| c.borrow().as_ref().map(|(_, v)| v.clone()))
+}
+
+/// Forget the save's copy and the wish for it.
+pub(crate) fn clear_save_copy() {
+    SAVE_WANTED.with(|w| w.set(false));
+    SAVE_COPY.with(|c| *c.borrow_mut() = None);
+}
+
+/// Refresh the save's copy, when it is wanted and the save changed since it was built.
+fn publish_save(save: &SaveData) {
+    if !SAVE_WANTED.with(Cell::get) {
+        return;
+    }
+    SAVE_COPY.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.as_ref().is_some_and(|(s, _)| s == save) {
+            return;
+        }
+        *c = Some((
+            save.clone(),
+            crate::save::script_view::save_value(save, None),
+        ));
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use std::rc::Rc;
@@ -171,6 +211,7 @@ mod tests {
     use pallet_api::Runtime;
 
     use super::*;
+    use crate::game::Game;
     use crate::world::{GameVersion, Input};
 
     fn published() -> bool {
@@ -209,7 +250,7 @@ mod tests {
         walk(&mut game);
         assert!(published());
         let p = game.overworld().unwrap().player();
-        let want = crate::world_facade::position_value(
+        let want = position_value(
             game.overworld().unwrap().map_id(),
             p.x,
             p.y,
@@ -229,7 +270,7 @@ mod tests {
                 .unwrap()
                 .unwrap_err()
                 .reason,
-            crate::world_facade::INVALID_FLAG
+            crate::world_values::INVALID_FLAG
         );
         clear();
     }

@@ -40,8 +40,8 @@ mod live {
             },
             BattleKind::Trainer { class, index, .. } => BattleInfo {
                 kind: common::BattleKind::Trainer,
-                opp_class: Some(crate::content::public_records::public_trainer_class(class)),
-                party_index: Some(crate::content::public_records::public_party_index(*index)),
+                opp_class: Some(crate::public_records::public_trainer_class(class)),
+                party_index: Some(crate::public_records::public_party_index(*index)),
                 turn: b.turn,
             },
         }

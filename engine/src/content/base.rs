@@ -12,7 +12,7 @@
 //! * `trainers` — per trainer class, `{name, baseMoney, map, parties = [[{species, level,
 //!   moves?}…]…]}`;
 //! * `items` also holds the cartridge's floor, TM/HM and unnamed item slots, `trainers` every
-//!   Gen 1 class ([`super::public_records`]);
+//!   Gen 1 class ([`crate::public_records`]);
 //! * `text` — the map texts and the battle message labels, `strings` — the source strings
 //!   Pallet shows ([`super::texts`]);
 //! * `map_scripts` — empty: the engine's base map scripts are engine code, not data (they stay
@@ -130,7 +130,7 @@ impl BaseSource for Source {
             Base::Moves => ds.moves.iter().map(|m| m.id.to_owned()).collect(),
             Base::Items => {
                 let mut ids: Vec<String> = ds.items.iter().map(|i| i.id.to_owned()).collect();
-                for id in super::public_records::extra_items().into_keys() {
+                for id in crate::public_records::extra_items().into_keys() {
                     if !ids.contains(&id) {
                         ids.push(id);
                     }
@@ -153,7 +153,7 @@ impl BaseSource for Source {
             Base::Trainers => {
                 let mut ids: Vec<String> = TRAINERS.iter().map(|t| t.class.to_owned()).collect();
                 ids.extend(
-                    super::public_records::TRAINER_CLASSES
+                    crate::public_records::TRAINER_CLASSES
                         .iter()
                         .map(|(class, _)| (*class).to_owned()),
                 );
@@ -188,7 +188,7 @@ impl BaseSource for Source {
             }
             Base::Items => match ds.items.iter().find(|i| i.id == id) {
                 Some(it) => Some(public("items", item_record(it))),
-                None => super::public_records::extra_items().remove(id),
+                None => crate::public_records::extra_items().remove(id),
             },
             Base::TypeChart => {
                 let atk = ds.types.iter().find(|t| t.id() == id)?;
@@ -203,10 +203,10 @@ impl BaseSource for Source {
             Base::Maps => map_record(self.version, id),
             Base::Encounters => encounter_record(self.version, id),
             Base::Trainers => trainer_records().remove(id).or_else(|| {
-                super::public_records::TRAINER_CLASSES
+                crate::public_records::TRAINER_CLASSES
                     .iter()
                     .find(|(class, _)| *class == id)
-                    .map(|(_, name)| super::public_records::class_record(name))
+                    .map(|(_, name)| crate::public_records::class_record(name))
             }),
             Base::Text | Base::Strings => self.texts().get(id).cloned(),
         }

@@ -21,7 +21,6 @@ pub mod base;
 pub mod compile;
 pub mod gen1_map_ids;
 pub mod problems;
-pub mod public_records;
 pub mod removed;
 pub mod scripts;
 pub mod tables;

@@ -155,7 +155,7 @@ fn per_record_base_matches_the_hydrated_dataset_records() {
             if r == "items" {
                 // `items` also holds the cartridge's floor, TM/HM and unnamed slots, which the
                 // dataset views do not serve; every dataset record is still the same.
-                let extra = super::public_records::extra_items();
+                let extra = crate::public_records::extra_items();
                 base.retain(|id, _| hydrated.contains_key(id) || !extra.contains_key(id));
             }
             assert_eq!(base, hydrated, "{r} of {v:?}");
@@ -342,7 +342,7 @@ fn dest_warp_past_the_last_door_or_zero_is_refused() {
 /// One positional script row through the op compiler.
 fn one_op(row: Vec<Value>) -> Result<Vec<crate::world::script::ScriptRow>, String> {
     let texts = std::collections::BTreeMap::new();
-    super::scripts::compile_ops(&Value::List(vec![Value::List(row)]), gen1(), &texts)
+    crate::world::script::ops::compile_ops(&Value::List(vec![Value::List(row)]), gen1(), &texts)
 }
 
 #[test]

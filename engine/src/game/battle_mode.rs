@@ -513,8 +513,8 @@ fn trainer_party_site(game: &Game, def: &TrainerDef) -> Vec<PartyMember> {
     #[cfg(feature = "hook-sites")]
     if game.rt.wants_hook::<TrainerParty>() {
         let args = TrainerPartyArgs {
-            class_id: crate::content::public_records::public_trainer_class(def.class),
-            index: crate::content::public_records::public_party_index(def.index),
+            class_id: crate::public_records::public_trainer_class(def.class),
+            index: crate::public_records::public_party_index(def.index),
             party: vanilla(def),
         };
         return game.rt.call::<TrainerParty>(args, |a| a.party.clone());

@@ -38,7 +38,7 @@ impl Game {
             // the game lent, so a link may call the `world` facade before or after `next`.
             // Vanilla takes the game back out of the loan for the tick itself, so hooks and
             // events raised inside the tick see no lent game (mid-tick: reads only).
-            crate::world_reads::publish(self);
+            self.publish_reads();
             super::lend::lend(self, None, || {
                 rt.call::<hooks::CoreUpdate>(args, |_| {
                     super::lend::with_lent(|lent| match lent {
@@ -56,7 +56,7 @@ impl Game {
             });
             return;
         }
-        crate::world_reads::publish(self);
+        self.publish_reads();
         self.step_tick(input);
     }
 
@@ -73,8 +73,8 @@ impl Game {
             dt: hooks::TICK_SECONDS,
         };
         let read = std::cell::Cell::new(false);
-        crate::world_reads::publish(self);
-        crate::checkpoint::lend::lend(self, None, || {
+        self.publish_reads();
+        super::lend::lend(self, None, || {
             rt.call::<hooks::InputStep>(args, |_| {
                 read.set(true);
                 true
@@ -94,8 +94,8 @@ impl Game {
             let args = hooks::TrainerBeforeBattleArgs {
                 game: self.hook_game_info(),
                 ctx: hooks::TrainerBattleContext {
-                    trainer_class: crate::content::public_records::public_trainer_class(def.class),
-                    party_index: crate::content::public_records::public_party_index(def.index),
+                    trainer_class: crate::public_records::public_trainer_class(def.class),
+                    party_index: crate::public_records::public_party_index(def.index),
                     map_id: self.save.player.map.clone(),
                     name: def.name.to_owned(),
                 },

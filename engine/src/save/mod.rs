@@ -5,12 +5,14 @@
 //! - [`record`]: [`MonRecord`], mons keyed by string ids, and conversion to/from [`Pokemon`](crate::pokemon::Pokemon).
 //! - [`codec`]: `PALLET-SAVE 1` header + canonical JSON; `encode`/`decode`.
 //! - [`file`]: atomic write (`.tmp`, fsync, `.bak`, rename) and recovering load.
+//! - [`script_view`]: the save as a script reads it (`game.save`).
 //! - [`validate`]: the load's validation step (quarantine, reclaim, repair, remap) and its report.
 
 pub mod codec;
 pub mod data;
 pub mod file;
 pub mod record;
+pub mod script_view;
 pub mod validate;
 
 pub use codec::{decode, encode, DecodeError, EncodeError};

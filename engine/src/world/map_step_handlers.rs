@@ -165,7 +165,7 @@ pub fn queue_rows(
     rows: &Value,
 ) -> Result<(), String> {
     let texts = std::sync::Arc::clone(&ow.maps().texts);
-    let rows = crate::content::scripts::compile_ops(rows, ctx.data, &texts)
+    let rows = super::script::ops::compile_ops(rows, ctx.data, &texts)
         .map_err(|e| format!("queueScript: {e}"))?;
     ow.enqueue_script(Script::new(source.to_owned(), rows));
     Ok(())

@@ -45,7 +45,7 @@ pub mod translations;
 pub use active_map::ActiveMap;
 pub use block_read::BlockReadError;
 pub use map::{MapDef, WarpDef};
-pub use overworld::{BusyState, Overworld, WorldCtx};
+pub use overworld::{BusyState, ChangeObserver, Overworld, WorldCtx};
 pub use presentation::PresentationRow;
 pub use script::ScriptRow;
 pub(crate) use sites_hooks::encounter_table;

@@ -101,9 +101,38 @@ pub struct WorldCtx<'a> {
     pub bag: &'a mut Vec<crate::save::data::ItemStack>,
     /// The player's and the rival's names (`{PLAYER}` / `{RIVAL}` in literal script texts).
     pub names: (&'a str, &'a str),
+    /// Where changes a mid-tick reader must see at once are reported ([`ChangeObserver`]).
+    pub observer: ChangeObserver,
+}
+
+/// Where the overworld reports, as they happen, the changes a reader in the middle of a tick
+/// must see (the game's mid-tick read view, `crate::world_reads`). Called only while some script
+/// subscribes to anything ([`Runtime::wants_anything`]), so with none it costs one test.
+#[derive(Clone, Copy)]
+pub struct ChangeObserver {
+    /// The player arrived on a cell or warped; `true`: the map's blocks were rebuilt.
+    pub moved: fn(&Overworld, bool),
+    /// A flag changed (`name`, `on`).
+    pub flag: fn(&str, bool),
+}
+
+impl ChangeObserver {
+    /// Reports nowhere (tests of the overworld alone).
+    pub const NONE: ChangeObserver = ChangeObserver {
+        moved: |_, _| {},
+        flag: |_, _| {},
+    };
 }
 
 impl WorldCtx<'_> {
+    /// Report a move (or, `rebuilt`, a block change) of `ow` to the observer.
+    #[inline]
+    fn moved(&self, ow: &Overworld, rebuilt: bool) {
+        if self.rt.wants_anything() {
+            (self.observer.moved)(ow, rebuilt);
+        }
+    }
+
     pub fn show(&mut self, row: PresentationRow) {
         self.feed.push(FeedRow {
             tick: self.tick,
@@ -601,7 +630,7 @@ impl Overworld {
             self.player.surfing = false;
             ctx.show(PresentationRow::SurfEnded);
         }
-        crate::world_reads::overworld_changed(ctx.rt, self, false);
+        ctx.moved(self, false);
         ctx.show(PresentationRow::Stepped {
             map: self.map.id().to_owned(),
             x: m.to_x,
@@ -750,7 +779,7 @@ impl Overworld {
                         .cell_kind(i64::from(t.target.x), i64::from(t.target.y))
                         .is_some_and(CellKind::is_water);
                     self.player.surfing = self.player.surfing && on_water;
-                    crate::world_reads::overworld_changed(ctx.rt, self, false);
+                    ctx.moved(self, false);
                     sites_flow::player_warped(
                         ctx.rt,
                         &from,
@@ -873,7 +902,9 @@ impl Overworld {
     pub fn set_flag(&mut self, name: &str, on: bool, ctx: &mut WorldCtx<'_>) {
         if ctx.flags.flag(name) != on {
             ctx.flags.set_flag(name, on);
-            crate::world_reads::flag_changed(ctx.rt, name, on);
+            if ctx.rt.wants_anything() {
+                (ctx.observer.flag)(name, on);
+            }
             ctx.show(PresentationRow::FlagChanged {
                 flag: name.to_owned(),
                 value: on,
@@ -906,7 +937,7 @@ impl Overworld {
         ctx: &mut WorldCtx<'_>,
     ) -> Result<(), String> {
         self.map.set_block(bx, by, block)?;
-        crate::world_reads::overworld_changed(ctx.rt, self, true);
+        ctx.moved(self, true);
         ctx.show(PresentationRow::BlockReplaced {
             map: self.map.id().to_owned(),
             bx,

@@ -3,6 +3,8 @@
 //! resumes on a later tick. Rows are plain data (serde, `{"cmd": "wait", "ticks": 120}`), so
 //! mods can contribute them later and checkpoints can capture a running script.
 
+pub mod ops;
+
 use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};

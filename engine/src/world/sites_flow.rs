@@ -154,8 +154,8 @@ pub fn trainer_engaged(rt: &Runtime, map_id: &str, class_id: &str, index: u16, n
     if rt.wants_event::<events::WorldTrainerEngaged>() {
         rt.emit::<events::WorldTrainerEngaged>(events::WorldTrainerEngagedPayload {
             map_id: map_id.to_owned(),
-            trainer_class: crate::content::public_records::public_trainer_class(class_id),
-            party_index: crate::content::public_records::public_party_index(index),
+            trainer_class: crate::public_records::public_trainer_class(class_id),
+            party_index: crate::public_records::public_party_index(index),
             name: name.to_owned(),
         });
     }

@@ -62,6 +62,7 @@ impl H {
                 object_toggles: &mut toggles,
                 bag: &mut bag,
                 names: ("RED", "BLUE"),
+                observer: super::overworld::ChangeObserver::NONE,
             };
             Overworld::new(maps, scripts, &WarpTarget::new(map, x, y, facing), &mut ctx).unwrap()
         };
@@ -107,6 +108,7 @@ impl H {
             object_toggles: &mut self.toggles,
             bag: &mut self.bag,
             names: ("RED", "BLUE"),
+            observer: super::overworld::ChangeObserver::NONE,
         };
         f(&mut self.ow, &mut ctx)
     }

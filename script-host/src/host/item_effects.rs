@@ -5,14 +5,14 @@
 //! [`split`] takes `use` out of the record (the flags go to the `item_effects` registry); a
 //! `register`/`override` record without a `use` function pointer is refused, naming the field.
 //! [`effect_fn`] wraps the kept pointer for the engine
-//! ([`pallet_engine::mod_item_effects::ItemEffectFn`]), holding its mod weakly. The callback
+//! ([`pallet_engine::game::item_effects::ItemEffectFn`]), holding its mod weakly. The callback
 //! gets the context map and answers with a map `#{result, messages, save}` (or just the result
 //! string); each run is one call under the dispatch budget, an error is reported for the mod.
 
 use std::rc::{Rc, Weak};
 
 use pallet_api::Value;
-use pallet_engine::mod_item_effects::ItemEffectFn;
+use pallet_engine::game::item_effects::ItemEffectFn;
 use rhai::{Dynamic, FnPtr, Map};
 
 use super::limits::LIMITS;

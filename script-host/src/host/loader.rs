@@ -238,7 +238,7 @@ impl HostMonitor {
     pub fn item_effect(
         &self,
         effect: &str,
-    ) -> Option<(String, Rc<pallet_engine::mod_item_effects::ItemEffectFn>)> {
+    ) -> Option<(String, Rc<pallet_engine::game::item_effects::ItemEffectFn>)> {
         super::item_effects::effect_fn(&self.0, effect)
     }
 

@@ -216,7 +216,7 @@ impl ModSession {
                 |k: &str, default: bool| flags.get(k).and_then(Value::as_bool).unwrap_or(default);
             game.item_effects_mut().insert(
                 &item,
-                pallet_engine::mod_item_effects::ModItemEffect {
+                pallet_engine::game::item_effects::ModItemEffect {
                     owner,
                     effect: effect.clone(),
                     field: flag("field", true),

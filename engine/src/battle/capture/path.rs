@@ -354,8 +354,8 @@ impl<R: BattleRng> Battle<R> {
             },
             BattleKind::Trainer { class, index, .. } => BattleInfo {
                 kind: ApiBattleKind::Trainer,
-                opp_class: Some(crate::content::public_records::public_trainer_class(class)),
-                party_index: Some(crate::content::public_records::public_party_index(*index)),
+                opp_class: Some(crate::public_records::public_trainer_class(class)),
+                party_index: Some(crate::public_records::public_party_index(*index)),
                 turn: self.turn,
             },
         }
