@@ -4,7 +4,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use pallet_engine::datasets::contract;
+use pallet_engine::datasets::expected;
 use pallet_engine::world::GameVersion;
 use pallet_script_host::cli::cmd_import::{cache_dir, execute, ImportArgs};
 use pallet_script_host::cli::cmd_run::{play_with_mods, MAIN_SCENARIO};
@@ -49,7 +49,7 @@ fn import_check_and_progress() {
     assert_eq!(code, 0, "{err}");
     assert!(err.is_empty(), "{err:?}");
     assert!(out.starts_with("imported gold: 7 files, "), "{out}");
-    let marker = contract::expected_marker(pallet_api::catalog::common::GameVersion::Gold);
+    let marker = expected::expected_marker(pallet_api::catalog::common::GameVersion::Gold);
     assert!(out.contains(&format!("marker {marker}")), "{out}");
     let (code, out, _) = import("gold", &r.0, true, Draw::Hidden);
     assert_eq!(code, 0);

@@ -12,7 +12,9 @@ use pallet_api::catalog::common::GameVersion;
 use pallet_api::facades::{DatasetView, DatasetsApi};
 use pallet_api::reasons::DatasetError;
 use pallet_api::{Runtime, Value};
-use pallet_engine::datasets::{contract, import, registry_names, Datasets, ImportOptions};
+use pallet_engine::datasets::{
+    contract, expected, import, registry_names, Datasets, ImportOptions,
+};
 
 /// A unique cache root under the system temp dir, removed on drop.
 struct TempCache(PathBuf);
@@ -398,7 +400,7 @@ fn stale_markers_are_rejected() {
     let d = Datasets::new(cache.path());
     let marker = cache.file(GameVersion::Red, contract::MARKER_FILE);
     let good = fs::read_to_string(&marker).unwrap();
-    assert_eq!(good, contract::expected_marker(GameVersion::Red));
+    assert_eq!(good, expected::expected_marker(GameVersion::Red));
     let view = open(&d, "red").unwrap();
     assert!(view.has("moves", "TACKLE"));
     for stale in [

@@ -47,7 +47,6 @@ const KNOWN_NESTED: &[(&str, &[&str])] = &[
             "battle::state",
         ],
     ),
-    ("engine", &["datasets::contract", "datasets::generate"]),
     (
         "engine",
         &[

@@ -20,7 +20,6 @@
 //! marker that does not equal what this engine build would write is *stale*.
 
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
 
 use pallet_api::catalog::common::GameVersion;
 use pallet_api::reasons::DatasetError;
@@ -140,27 +139,6 @@ pub fn marker_text(version: GameVersion, hash: u64) -> String {
     format!("{}{hash:016x}", marker_format(version))
 }
 
-/// The marker this engine build writes for `version` (computed once per process from the
-/// embedded source; see [`super::generate`]).
-pub fn expected_marker(version: GameVersion) -> &'static str {
-    static MARKERS: [OnceLock<String>; 5] = [
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-    ];
-    let slot = &MARKERS[version as usize];
-    slot.get_or_init(|| match super::generate::generate(version) {
-        Ok(files) => marker_text(
-            version,
-            content_hash(files.iter().map(|f| (f.path, f.bytes.as_slice()))),
-        ),
-        // Nothing can be imported then, and no file on disk matches this text.
-        Err(e) => format!("\u{0}unavailable: {e}"),
-    })
-}
-
 /// A small, dependency-free FNV-1a hasher (also used to fingerprint module sources).
 #[derive(Clone, Copy)]
 pub struct Fnv(u64);
@@ -208,16 +186,8 @@ fn not_imported(detail: impl Into<String>) -> CacheProblem {
     }
 }
 
-/// Readiness of `version` under `fs` (reference `CacheContract.inspect`): the version directory
-/// is a real directory, the marker equals [`expected_marker`], every required file is a
-/// non-empty regular file reached without links, and the size preflight holds (each module
-/// ≤ 8 MiB, modules together ≤ 48 MiB; a violation is `invalid_cache`). Reads the marker and
-/// sizes only.
-pub fn inspect(fs: &dyn CacheFs, version: GameVersion) -> Result<Ready, CacheProblem> {
-    inspect_against(fs, version, expected_marker(version))
-}
-
-/// [`inspect`] against an explicit expected marker (tests and the importer's self-check).
+/// Readiness against an explicit expected marker (`super::expected::inspect` passes this
+/// build's; tests and the importer's self-check pass their own).
 pub fn inspect_against(
     fs: &dyn CacheFs,
     version: GameVersion,

@@ -5,6 +5,7 @@
 //! | module | concern |
 //! |---|---|
 //! | [`contract`] | cache layout, completion marker, exact inventory, source/cache boundary, readiness (sizes only) |
+//! | [`expected`] | this build's completion marker (from the embedded source) and readiness against it |
 //! | [`fs`] | the injected cache filesystem; [`fs::DiskFs`] never follows symbolic links |
 //! | [`literal`] | restricted literal grammar: writer and bounded, non-executing decoder |
 //! | [`records`] | the embedded data as source records (cartridge-shaped where the cartridge differs) |
@@ -18,6 +19,7 @@
 
 pub mod contract;
 pub mod encounters;
+pub mod expected;
 pub mod fs;
 pub mod generate;
 pub mod hydrate;

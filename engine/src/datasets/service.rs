@@ -22,6 +22,7 @@ use pallet_api::reasons::DatasetError;
 use pallet_api::{Level, LogFeed, Value};
 
 use super::contract::{self, Fnv, MAX_AGGREGATE_BYTES, MAX_MODULE_BYTES};
+use super::expected;
 use super::fs::{CacheFs, EntryKind, ReadError, Stat};
 use super::hydrate::{hydrate, shape_of};
 use super::literal::{decode, Limits};
@@ -174,7 +175,7 @@ impl DatasetService {
         self.bump(|s| s.opens += 1);
         let version = GameVersion::parse(version).ok_or(DatasetError::UnknownVersion)?;
         self.bump(|s| s.readiness_checks += 1);
-        let ready = match contract::inspect(&self.fs(), version) {
+        let ready = match expected::inspect(&self.fs(), version) {
             Ok(r) => r,
             Err(problem) => {
                 self.states.borrow_mut().remove(&version);
@@ -215,7 +216,7 @@ impl DatasetService {
     /// ones. `false`: the view cannot serve (not ready, or invalidated).
     fn ready(&self, version: GameVersion) -> bool {
         self.bump(|s| s.readiness_checks += 1);
-        let ready = match contract::inspect(&self.fs(), version) {
+        let ready = match expected::inspect(&self.fs(), version) {
             Ok(r) => r,
             Err(problem) => {
                 if self.states.borrow_mut().remove(&version).is_some() {

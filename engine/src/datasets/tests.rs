@@ -2,10 +2,10 @@ use std::path::PathBuf;
 
 use pallet_api::catalog::common::GameVersion;
 
-use super::contract;
 use super::generate::{self, generate};
 use super::hydrate::{embedded_records, hydrate};
 use super::literal::{decode, Limits};
+use super::{contract, expected};
 use super::{import, ImportError, ImportOptions, ImportReport};
 
 fn temp_root(tag: &str) -> PathBuf {
@@ -295,21 +295,21 @@ fn readiness_reads_sizes_and_the_marker_only() {
     let root = temp_root("ready");
     let disk = DiskFs::new(&root);
     let v = GameVersion::Blue;
-    let reason = |fs: &DiskFs| contract::inspect(fs, v).map(|_| ()).map_err(|p| p.reason);
+    let reason = |fs: &DiskFs| expected::inspect(fs, v).map(|_| ()).map_err(|p| p.reason);
     assert_eq!(reason(&disk), Err(NotImported), "missing");
     std::fs::create_dir_all(root.join("blue")).unwrap();
     assert_eq!(reason(&disk), Err(NotImported), "empty");
     let report = import_fresh(&root, v);
-    assert_eq!(report.marker, contract::expected_marker(v));
-    let ready = contract::inspect(&disk, v).unwrap();
+    assert_eq!(report.marker, expected::expected_marker(v));
+    let ready = expected::inspect(&disk, v).unwrap();
     assert_eq!(ready.sizes.len(), contract::required_files(v).len());
     let dir = root.join("blue");
     // Zero-length and missing required files are a partial cache.
     std::fs::write(dir.join("data/generated/items.lua"), b"").unwrap();
-    let p = contract::inspect(&disk, v).unwrap_err();
+    let p = expected::inspect(&disk, v).unwrap_err();
     assert_eq!((p.reason, p.detail.contains("empty")), (NotImported, true));
     std::fs::remove_file(dir.join("data/generated/items.lua")).unwrap();
-    let p = contract::inspect(&disk, v).unwrap_err();
+    let p = expected::inspect(&disk, v).unwrap_err();
     assert_eq!(
         (p.reason, p.detail.contains("missing")),
         (NotImported, true)
@@ -346,7 +346,7 @@ fn symbolic_links_never_cross_the_cache_boundary() {
     std::fs::create_dir_all(&root).unwrap();
     std::os::unix::fs::symlink(outside.join("red"), root.join("red")).unwrap();
     let disk = DiskFs::new(&root);
-    assert!(contract::inspect(&disk, GameVersion::Red).is_err());
+    assert!(expected::inspect(&disk, GameVersion::Red).is_err());
     assert_eq!(disk.stat("red").map(|s| s.kind), Some(EntryKind::Other));
     assert!(disk.read("red/dataset.complete", 256).is_err());
     // A single linked module inside a real cache is not a required file either.
@@ -354,7 +354,7 @@ fn symbolic_links_never_cross_the_cache_boundary() {
     let module = root.join("red/data/generated/moves.lua");
     std::fs::remove_file(&module).unwrap();
     std::os::unix::fs::symlink(outside.join("red/data/generated/moves.lua"), &module).unwrap();
-    let p = contract::inspect(&disk, GameVersion::Red).unwrap_err();
+    let p = expected::inspect(&disk, GameVersion::Red).unwrap_err();
     assert!(p.detail.contains("not a regular file"), "{}", p.detail);
     // A linked parent directory hides everything below it.
     std::fs::remove_dir_all(root.join("red/assets")).unwrap();
@@ -399,7 +399,7 @@ fn interrupted_imports_leave_no_marker_and_the_next_import_recovers() {
             "the killed import's staging dir stays behind"
         );
         assert!(!staged[0].path().join(contract::MARKER_FILE).exists());
-        assert!(contract::inspect(&super::fs::DiskFs::new(&root), v).is_err());
+        assert!(expected::inspect(&super::fs::DiskFs::new(&root), v).is_err());
     }
     // A real import cleans the leftovers, publishes, and is ready.
     let mut seen = Vec::new();
@@ -427,7 +427,7 @@ fn interrupted_imports_leave_no_marker_and_the_next_import_recovers() {
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
     assert_eq!(names, vec!["gold".to_owned()]);
-    assert!(contract::inspect(&super::fs::DiskFs::new(&root), v).is_ok());
+    assert!(expected::inspect(&super::fs::DiskFs::new(&root), v).is_ok());
     // Reimport over an existing cache: same bytes, still exactly one directory.
     let before = std::fs::read(root.join("gold/data/generated/moves.lua")).unwrap();
     import_fresh(&root, v);

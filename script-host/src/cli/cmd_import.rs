@@ -12,7 +12,7 @@ use pallet_api::catalog::common::GameVersion;
 
 use crate::cli::progress::Draw;
 pub use crate::host::cache_dir::{cache_dir, default_cache_dir};
-use pallet_engine::datasets::{contract, fs::DiskFs, import, ImportOptions};
+use pallet_engine::datasets::{expected, fs::DiskFs, import, ImportOptions};
 
 /// Arguments of `pallet import`.
 #[derive(clap::Args, Debug)]
@@ -33,7 +33,7 @@ pub struct ImportArgs {
 pub fn print_readiness(root: &Path) {
     let fs = DiskFs::new(root);
     for v in GameVersion::ALL {
-        match contract::inspect(&fs, v) {
+        match expected::inspect(&fs, v) {
             Ok(_) => println!(
                 "note: datasets: {} is imported ({})",
                 v.as_str(),
@@ -71,7 +71,7 @@ pub fn execute(args: &ImportArgs, draw: Draw, out: &mut dyn Write, err: &mut dyn
         }
     };
     if args.check {
-        return match contract::inspect(&DiskFs::new(&root), version) {
+        return match expected::inspect(&DiskFs::new(&root), version) {
             Ok(ready) => {
                 let _ = writeln!(
                     out,
