@@ -100,15 +100,32 @@ pub fn check_read(
     ctx: &rhai::EvalContext,
 ) -> Result<(), Box<EvalAltResult>> {
     let scope = ctx.scope();
+    // A non-zero `index` counts from the end of the scope (Rhai reads `scope.len() - index`),
+    // and `iter_raw` walks the scope from its end.
     let value = if index > 0 {
         scope.iter_raw().nth(index - 1).map(|(_, _, v)| v)
     } else {
         scope.get(name)
     };
     match value {
-        Some(v) if is_fn_ptr(v) && closure_depth(v) > MAX_CLOSURE_DEPTH => Err(too_deep(name)),
+        Some(v) if is_fn_ptr(v) && !is_shallow(v) && closure_depth(v) > MAX_CLOSURE_DEPTH => {
+            Err(too_deep(name))
+        }
         _ => Ok(()),
     }
+}
+
+/// A function pointer (not shared) none of whose curried values can hold another level (no
+/// pointer, array, map or shared cell among them): depth at most 2, no walk needed. The
+/// common case: a link's `next`.
+fn is_shallow(v: &Dynamic) -> bool {
+    if v.is_shared() {
+        return false;
+    }
+    v.read_lock::<FnPtr>().is_some_and(|f| {
+        f.iter_curry()
+            .all(|c| !(c.is_shared() || c.is::<FnPtr>() || c.is::<Array>() || c.is::<Map>()))
+    })
 }
 
 /// Install the check on `engine`'s variable reads (an engine without handles; with handles,
@@ -168,6 +185,14 @@ mod engine_tests {
         assert!(err.contains("rhai.max_closure_depth"), "{err}");
         let r =
             e.run(r#"fn g(x) { 0 } let f = Fn("g"); for i in 0..1000 { f = Fn("g").curry(f); }"#);
+        let err = r.expect_err("refused").to_string();
+        assert!(err.contains("rhai.max_closure_depth"), "{err}");
+        // The variable read is found by its offset from the end of the scope: with other
+        // variables declared after it, the chain is still the one measured.
+        let r = e.run(
+            r#"fn g(x) { 0 } let f = Fn("g"); let a = 1; let b = 2; let c = 3;
+               for i in 0..1000 { f = Fn("g").curry(f); }"#,
+        );
         let err = r.expect_err("refused").to_string();
         assert!(err.contains("rhai.max_closure_depth"), "{err}");
     }
