@@ -60,18 +60,6 @@ const KNOWN_NESTED: &[(&str, &[&str])] = &[
             "world::sites_hooks",
         ],
     ),
-    (
-        "script-host",
-        &[
-            "host::diag",
-            "host::handles",
-            "host::item_effects",
-            "host::map_handlers",
-            "host::suggest",
-            "host::trace",
-            "host::vm",
-        ],
-    ),
 ];
 
 fn workspace() -> PathBuf {

@@ -16,16 +16,8 @@ use pallet_engine::game::item_effects::ItemEffectFn;
 use rhai::{Dynamic, FnPtr, Map};
 
 use super::limits::LIMITS;
-use super::vm::{HostShared, ModVm, Origin};
+use super::vm::{HostShared, ModVm, Origin, RhaiItemEffect};
 use crate::host::convert::{from_dynamic, to_dynamic};
-
-/// One kept `use` pointer.
-pub struct RhaiItemEffect {
-    pub vm: Weak<ModVm>,
-    pub effect: String,
-    pub f: FnPtr,
-    pub origin: Origin,
-}
 
 /// Take `use` out of an `item_effects` record for `op`; `Err` names what is wrong.
 pub fn split(op: &str, id: &str, record: &mut Dynamic) -> Result<Option<FnPtr>, String> {

@@ -22,21 +22,8 @@ use pallet_engine::world::map_step_handlers::{self, StepHandler};
 use rhai::{Dynamic, FnPtr, Map};
 
 use super::limits::LIMITS;
-use super::vm::{HostShared, ModVm, Origin};
+use super::vm::{HostShared, ModVm, Origin, RhaiMapHandler};
 use crate::host::convert::to_dynamic;
-
-/// One function-pointer handler a mod registered.
-pub struct RhaiMapHandler {
-    pub vm: Weak<ModVm>,
-    pub map: String,
-    /// `onEnter` or `talk:<TEXT>`.
-    pub trigger: String,
-    pub f: FnPtr,
-    pub origin: Origin,
-    /// The handler's slot in its mod's `rhai.max_held_bytes` tally (`None`: refused, the mod
-    /// is stopped).
-    pub held_slot: Option<usize>,
-}
 
 /// Take the function pointers out of a `map_scripts` record: `onEnter` and the values of
 /// `talk`. Returns the `(trigger, fn)` pairs; the record keeps only data.

@@ -36,20 +36,38 @@ pub const HANDLE_TYPES: &[(&str, &str)] = &[
     ("mod_info", "ModInfo"),
 ];
 
+type MethodTable = std::collections::BTreeMap<
+    String,
+    std::collections::BTreeMap<String, std::collections::BTreeSet<usize>>,
+>;
+
 thread_local! {
     /// Method names (and their arities, `this` excluded) of every registered host type,
-    /// read from the engine's own function metadata (never a hand-kept list).
-    static METHODS: std::collections::BTreeMap<String, std::collections::BTreeMap<String, std::collections::BTreeSet<usize>>> = {
-        let mut engine = rhai::Engine::new_raw();
-        super::handles::register_all(&mut engine);
-        let mut out: std::collections::BTreeMap<String, std::collections::BTreeMap<String, std::collections::BTreeSet<usize>>> = Default::default();
-        for sig in engine.gen_fn_signatures(false) {
-            if let Some((ty, name, arity)) = parse_signature(&sig) {
-                out.entry(ty).or_default().entry(name).or_default().insert(arity);
+    /// read from the engine's own function metadata (never a hand-kept list). Learned the
+    /// first time a mod engine's handles are registered on this thread ([`learn_methods`]).
+    static METHODS: std::cell::OnceCell<MethodTable> = const { std::cell::OnceCell::new() };
+}
+
+/// Learn the host types' methods from `register` (the handles' registration, run once per
+/// thread into a bare engine). The handles call it; this module never names them.
+pub fn learn_methods(register: fn(&mut rhai::Engine)) {
+    METHODS.with(|m| {
+        m.get_or_init(|| {
+            let mut engine = rhai::Engine::new_raw();
+            register(&mut engine);
+            let mut out = MethodTable::default();
+            for sig in engine.gen_fn_signatures(false) {
+                if let Some((ty, name, arity)) = parse_signature(&sig) {
+                    out.entry(ty)
+                        .or_default()
+                        .entry(name)
+                        .or_default()
+                        .insert(arity);
+                }
             }
-        }
-        out
-    };
+            out
+        });
+    });
 }
 
 /// `(this type, method name, arity without this)` of a `name(_: &mut Type, …) -> R` signature.
@@ -78,7 +96,12 @@ fn parse_signature(sig: &str) -> Option<(String, String, usize)> {
 pub fn methods_of(
     type_name: &str,
 ) -> std::collections::BTreeMap<String, std::collections::BTreeSet<usize>> {
-    METHODS.with(|m| m.get(type_name).cloned().unwrap_or_default())
+    METHODS.with(|m| {
+        m.get()
+            .and_then(|t| t.get(type_name))
+            .cloned()
+            .unwrap_or_default()
+    })
 }
 
 /// The Rhai type of handle variable `handle`.

@@ -39,11 +39,32 @@ pub struct HostShared {
     /// script recursion of a whole chain, not of each link separately.
     pub rhai_level: std::cell::Cell<usize>,
     /// Map-script handlers given as function pointers ([`super::map_handlers`]).
-    pub map_handlers: RefCell<Vec<super::map_handlers::RhaiMapHandler>>,
+    pub map_handlers: RefCell<Vec<RhaiMapHandler>>,
     /// Item effects' `use` pointers ([`super::item_effects`]).
-    pub item_effects: RefCell<Vec<super::item_effects::RhaiItemEffect>>,
+    pub item_effects: RefCell<Vec<RhaiItemEffect>>,
     /// Manifest priority of each mod this host ran (map-script contributions).
     pub priorities: RefCell<std::collections::BTreeMap<String, i32>>,
+}
+
+/// One function-pointer map-script handler a mod registered ([`super::map_handlers`]).
+pub struct RhaiMapHandler {
+    pub vm: Weak<ModVm>,
+    pub map: String,
+    /// `onEnter` or `talk:<TEXT>`.
+    pub trigger: String,
+    pub f: FnPtr,
+    pub origin: Origin,
+    /// The handler's slot in its mod's `rhai.max_held_bytes` tally (`None`: refused, the mod
+    /// is stopped).
+    pub held_slot: Option<usize>,
+}
+
+/// One kept item-effect `use` pointer ([`super::item_effects`]).
+pub struct RhaiItemEffect {
+    pub vm: Weak<ModVm>,
+    pub effect: String,
+    pub f: FnPtr,
+    pub origin: Origin,
 }
 
 impl HostShared {

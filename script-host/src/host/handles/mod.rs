@@ -62,6 +62,11 @@ pub fn granted_names(granted: &BTreeSet<Capability>) -> Vec<&'static str> {
 
 /// Register every handle type and method on `engine` (types without constructors).
 pub fn register_all(engine: &mut Engine) {
+    register_types(engine);
+    super::suggest::learn_methods(register_types);
+}
+
+fn register_types(engine: &mut Engine) {
     hooks::register(engine);
     events::register(engine);
     services::register(engine);
