@@ -65,21 +65,6 @@ fn integral(v: &Value) -> Option<Option<i64>> {
     }
 }
 
-/// `mod.world` as overworld hook and event sites lend it to script handles
-/// (`pallet_api::access::with_world`). Block ids above 255 are not Gen 1 block ids and read as
-/// `block unavailable`.
-impl pallet_api::facades::WorldApi for super::overworld::Overworld {
-    fn active_block_at(
-        &self,
-        map_id: &str,
-        block_x: &Value,
-        block_y: &Value,
-    ) -> Result<u8, BlockReadError> {
-        let block = active_block_at(Some(self.map()), map_id, block_x, block_y)?;
-        u8::try_from(block).map_err(|_| BlockReadError::BlockUnavailable)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,9 +14,10 @@
 //! | [`script`] | script rows and the runner's per-row state |
 //! | [`map_scripts`] | per-map handler registry (`onEnter`, talk), priority order |
 //! | [`map_step_handlers`] | `onStep`/`onInteract` mod handlers: first truthy return consumes; `queueScript` rows |
+//! | [`dock`] | Vermilion Dock's map facts (ship blocks, their water, the gangway row) |
 //! | [`base_scripts`] | the engine's base contributions (Vermilion Dock, the captain, …) |
 //! | [`presentation`] | rows of what the player sees, formatted lazily |
-//! | [`overworld`] | the simulation state and `step(input)` |
+//! | [`overworld`] | the simulation state and `step(input)`; its children run scripts (`runner`, `script_items`), raise the hook sites of steps and rows (`sites_hooks`) and answer the block read (`world_api`) |
 //! | `objects` | saved object toggles (`toggle_object`, `world.object_toggled` then `map.reloaded`) and runtime NPCs mods place and remove (`world.spawn_npc`/`remove_npc`) |
 //! | [`sites`] | hook/event call sites of the overworld (guarded, zero cost when unused) |
 //! | [`trainer_sight`] | trainers that see the player: line of sight, the engagement rows ("!", walk up, battle text, battle) |
@@ -24,6 +25,7 @@
 pub mod active_map;
 pub mod base_scripts;
 pub mod block_read;
+pub mod dock;
 pub mod encounters;
 pub mod last_map;
 pub mod map;
@@ -33,10 +35,8 @@ pub mod objects;
 pub mod overworld;
 pub mod presentation;
 pub mod script;
-mod script_items;
 pub mod sites;
 pub mod sites_flow;
-mod sites_hooks;
 pub mod store;
 pub mod tileset;
 pub mod trainer_sight;
@@ -45,10 +45,10 @@ pub mod translations;
 pub use active_map::ActiveMap;
 pub use block_read::BlockReadError;
 pub use map::{MapDef, WarpDef};
+pub(crate) use overworld::encounter_table;
 pub use overworld::{BusyState, ChangeObserver, Overworld, WorldCtx};
 pub use presentation::PresentationRow;
 pub use script::ScriptRow;
-pub(crate) use sites_hooks::encounter_table;
 pub use store::MapSet;
 // The shared enums live in `crate::types` (the save reads them too); `world::types` keeps
 // their overworld path.

@@ -13,6 +13,13 @@
 //! Busy states are real fields; [`Overworld::busy`] reports them in the checkpoint order
 //! `screen_busy`, `transition_busy`, `script_busy`, `animation_busy`, `movement_busy`.
 
+mod runner;
+mod script_items;
+mod sites_hooks;
+mod world_api;
+
+pub(crate) use sites_hooks::encounter_table;
+
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::rc::Rc;
 
@@ -29,7 +36,6 @@ use super::presentation::{FeedRow, PresentationRow, TextRef};
 use super::script::{Runner, Script};
 use super::sites;
 use super::sites_flow;
-use super::sites_hooks;
 use super::store::MapSet;
 use super::tileset::CellKind;
 use super::types::{Direction, GameVersion, Input};
@@ -951,7 +957,7 @@ impl Overworld {
     }
 
     pub(super) fn start_ship_departure(&mut self, ctx: &mut WorldCtx<'_>) {
-        if self.map.id() != super::base_scripts::DOCK {
+        if self.map.id() != super::dock::DOCK {
             self.diagnostic(format!(
                 "ss_anne_departs on {}: no ship here",
                 self.map.id()
@@ -976,9 +982,9 @@ impl Overworld {
             self.animation = Some(Animation::ShipDeparture { next_column, ticks });
             return;
         }
-        let columns = super::base_scripts::DOCK_SHIP_COLUMNS;
+        let columns = super::dock::DOCK_SHIP_COLUMNS;
         if let Some(&bx) = columns.get(next_column) {
-            for &(by, water) in super::base_scripts::DOCK_SHIP_ROWS.iter() {
+            for &(by, water) in super::dock::DOCK_SHIP_ROWS.iter() {
                 if let Err(e) = self.replace_block(bx, by, water, ctx) {
                     self.diagnostic(format!("ss_anne_departs: {e}"));
                 }

@@ -1,10 +1,10 @@
 //! The script rows that ask the player or the bag: the `choice` box (its screen and input)
 //! and the bag reads/changes of `check_item` / `take_item`.
 
-use super::overworld::Screen;
-use super::presentation::PresentationRow;
-use super::types::Input;
+use super::Screen;
 use super::{Overworld, WorldCtx};
+use crate::world::presentation::PresentationRow;
+use crate::world::types::Input;
 
 /// The bag id an item name of a script row stands for (the dataset's id, else the name).
 fn bag_id(ctx: &WorldCtx<'_>, item: &str) -> String {
@@ -74,12 +74,12 @@ impl Overworld {
     /// `check_battle_result`.
     pub fn battle_finished_as(&mut self, won: bool, result: &str) {
         if let Some(r) = self.runner.current.as_mut() {
-            if r.wait == Some(super::script::RowWait::Battle) {
+            if r.wait == Some(crate::world::script::RowWait::Battle) {
                 r.battle_result = (!result.is_empty()).then(|| result.to_owned());
             }
         }
         if let Some(r) = self.runner.current.as_mut() {
-            if r.wait == Some(super::script::RowWait::Battle) {
+            if r.wait == Some(crate::world::script::RowWait::Battle) {
                 r.wait = None;
                 r.cond = won;
             }

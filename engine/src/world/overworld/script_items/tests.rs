@@ -2,12 +2,12 @@
 //! A/B/cursor, the bag read and changed, the battle's outcome, the condition feeding
 //! `jump_if_true`/`jump_if_false`.
 
-use super::super::overworld::Screen;
-use super::super::presentation::PresentationRow;
-use super::super::script::{Script, ScriptRow};
-use super::super::tests::H;
-use super::super::*;
+use super::super::Screen;
 use crate::save::data::ItemStack;
+use crate::world::presentation::PresentationRow;
+use crate::world::script::{Script, ScriptRow};
+use crate::world::tests::H;
+use crate::world::*;
 
 use Direction::Up;
 
@@ -163,7 +163,7 @@ fn take_item_removes_or_fails_cleanly() {
 
 #[test]
 fn literal_texts_name_the_player_and_the_rival() {
-    use super::super::presentation::TextRef;
+    use crate::world::presentation::TextRef;
     let mut h = H::red("PALLET_TOWN", 10, 8, Up, &[]);
     run(
         &mut h,
@@ -182,7 +182,7 @@ fn literal_texts_name_the_player_and_the_rival() {
 
 #[test]
 fn start_battle_waits_until_the_game_reports_the_outcome() {
-    use super::super::script::Gift;
+    use crate::world::script::Gift;
     for won in [true, false] {
         let mut h = H::red("PALLET_TOWN", 10, 8, Up, &[]);
         let start = ScriptRow::StartBattle {

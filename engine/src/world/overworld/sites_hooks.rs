@@ -5,17 +5,17 @@
 
 use pallet_api::Runtime;
 
-use super::encounters::WildEncounter;
-use super::overworld::STEP_TICKS;
-use super::script::{RowWait, ScriptRow};
-use super::types::Direction;
+use super::STEP_TICKS;
 use super::{Overworld, WorldCtx};
+use crate::world::encounters::WildEncounter;
+use crate::world::script::{RowWait, ScriptRow};
+use crate::world::types::Direction;
 
 #[cfg(feature = "hook-sites")]
 use pallet_api::catalog::{common::GameInfo, hooks};
 
 #[cfg(feature = "hook-sites")]
-use super::sites::api_dir;
+use crate::world::sites::api_dir;
 
 impl Overworld {
     /// Talk to a text constant through `world.talk`: vanilla is the winning map-script
@@ -26,7 +26,7 @@ impl Overworld {
             let rt = ctx.rt;
             let args = hooks::WorldTalkArgs {
                 game: GameInfo {
-                    version: super::sites::api_version(ctx.version),
+                    version: crate::world::sites::api_version(ctx.version),
                     playthrough_id: None,
                     map_id: Some(self.map_id().to_owned()),
                 },
@@ -180,11 +180,11 @@ pub(crate) fn encounter_table<'t>(
     data: &crate::data::Dataset,
     map_id: &str,
     at: Option<(u32, u32)>,
-    table: Option<&'t super::map::EncounterTable>,
-) -> Option<std::borrow::Cow<'t, super::map::EncounterTable>> {
+    table: Option<&'t crate::world::map::EncounterTable>,
+) -> Option<std::borrow::Cow<'t, crate::world::map::EncounterTable>> {
     #[cfg(feature = "hook-sites")]
     if rt.wants_hook::<hooks::EncounterTable>() {
-        use super::map::{EncounterSlot, EncounterTable};
+        use crate::world::map::{EncounterSlot, EncounterTable};
         let def = hooks::EncounterTableDef {
             grass_rate: table.map_or(0, |t| t.grass_rate),
             grass: table
@@ -204,8 +204,8 @@ pub(crate) fn encounter_table<'t>(
             ctx: hooks::EncounterTableContext {
                 map_id: map_id.to_owned(),
                 terrain: "grass".to_owned(),
-                x: at.map_or(0, |at| super::sites::coord(at.0)),
-                y: at.map_or(0, |at| super::sites::coord(at.1)),
+                x: at.map_or(0, |at| crate::world::sites::coord(at.0)),
+                y: at.map_or(0, |at| crate::world::sites::coord(at.1)),
                 preview: at.is_none(),
             },
         };
