@@ -7,17 +7,10 @@
 
 use pallet_api::Runtime;
 
-use super::rows::{Msg, Row, Who};
+use super::rows::{ItemText, Msg, Row, Who};
 use super::state::flag;
 use super::{Battle, BattleRng, Side};
 use crate::items::{self, ItemEffect, ItemMsg};
-
-/// A bag item's text in battle, rendered with the target's name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct ItemText {
-    pub mon: Who,
-    pub msg: ItemMsg,
-}
 
 impl<R: BattleRng> Battle<R> {
     /// The party slot the next bag item acts on (the menu's choice).

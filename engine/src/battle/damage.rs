@@ -13,20 +13,12 @@ use crate::pokemon::Status;
 
 use super::rows::{Msg, Row};
 use super::sites;
+pub(crate) use super::state::DamageVars;
 use super::state::{flag, STAGE_RATIOS};
 use super::{Battle, BattleRng, OhkoState, Side};
 
 /// Karate Chop, Razor Leaf, Crabhammer, Slash.
 pub(crate) const HIGH_CRIT_MOVES: [u16; 4] = [2, 75, 152, 163];
-
-/// The four numbers `CalculateDamage` works on (after the cartridge's scaling).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct DamageVars {
-    pub atk: u16,
-    pub def: u16,
-    pub power: u8,
-    pub level: u8,
-}
 
 /// `CalculateDamage` for plain numbers: `((2L/5 + 2) * power * atk / def) / 50`, capped at
 /// 997, plus 2. `def` 0 is treated as 1 (the cartridge would freeze dividing by zero).

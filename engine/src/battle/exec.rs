@@ -14,6 +14,7 @@ use super::effects::{
     LAST_NORMAL_MOVE, METRONOME, MIRROR_MOVE, STRUGGLE, THRASH,
 };
 use super::rows::Msg;
+pub(crate) use super::state::MoveEnd;
 use super::state::{flag, CurMove};
 use super::{Battle, BattleRng, OhkoState, Side};
 
@@ -30,17 +31,6 @@ enum Stage {
     MirrorCheck,
     /// `.notDone`: always-happen effects, faint check, Rage, multi-hit, side effects.
     AfterAttack,
-}
-
-/// How a move execution ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum MoveEnd {
-    /// The turn went on normally (the user may have fainted itself; the residual step checks).
-    Normal,
-    /// The target's HP reached 0 through the attack (the cartridge's `b == 0`).
-    TargetFainted,
-    /// Teleport / Roar / Whirlwind ended the battle.
-    Escaped,
 }
 
 /// The result of the status checks.

@@ -23,10 +23,10 @@ use pallet_api::Runtime;
 use crate::data::MoveId;
 use crate::pokemon::mon::max_pp;
 
-use super::exec::MoveEnd;
 use super::rows::{Msg, Row, Sound, Who};
 use super::sites::Share;
 use super::state::flag;
+use super::state::MoveEnd;
 use super::{Action, ActionBuf, Battle, BattleRng, Phase, Side};
 
 /// What the player is asked.
@@ -75,7 +75,7 @@ pub(crate) enum Resume {
     AfterFieldSlot,
     /// A catch's EXP award (`battle.catch_exp`) stopped: store the caught mon thrown at with
     /// this ball, and the battle ends caught.
-    FinishCatch(super::capture::Ball),
+    FinishCatch(super::state::Ball),
 }
 
 /// HM moves cannot be forgotten (`IsMoveHM`).

@@ -9,6 +9,11 @@ use std::fmt::Write as _;
 use crate::data::{Dataset, MoveId, SpeciesId, Type};
 
 use super::Side;
+use crate::items::ItemMsg;
+
+pub mod capture;
+
+pub use capture::{CaptureMsg, CaptureRow};
 
 /// A battler named by side and party slot (the mon's name is looked up at render time).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -329,9 +334,9 @@ pub enum Msg {
     },
     ItemNoEffect,
     /// A bag item's text (Potions, status heals, Revive; see `bag`).
-    Item(super::bag::ItemText),
+    Item(ItemText),
     /// Texts of the capture path (see `capture`).
-    Capture(super::capture::CaptureMsg),
+    Capture(CaptureMsg),
 }
 
 /// Sound cues.
@@ -370,7 +375,7 @@ pub enum Row {
         mv: MoveId,
     },
     /// Capture rows without words (ball wobbles, Pokédex entry; see `capture`).
-    Capture(super::capture::CaptureRow),
+    Capture(CaptureRow),
 }
 
 /// What rendering needs from its surroundings: names and the dataset.
@@ -633,4 +638,11 @@ impl Row {
             _ => None,
         }
     }
+}
+
+/// A bag item's text in battle, rendered with the target's name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ItemText {
+    pub mon: Who,
+    pub msg: ItemMsg,
 }

@@ -8,7 +8,7 @@
 
 use pallet_api::Runtime;
 
-use super::damage::DamageVars;
+use super::state::DamageVars;
 use super::{Battle, BattleRng, Side};
 
 #[cfg(feature = "hook-sites")]

@@ -8,7 +8,7 @@
 
 use pallet_api::Runtime;
 
-use super::exec::MoveEnd;
+use super::state::MoveEnd;
 use super::{Battle, BattleRng, Side};
 #[cfg(feature = "hook-sites")]
 use crate::pokemon::Status;
@@ -62,7 +62,7 @@ pub(crate) fn move_used<const LIVE: bool, R: BattleRng>(b: &Battle<R>, rt: &Runt
 #[cold]
 #[inline(never)]
 fn move_used_emit<R: BattleRng>(b: &Battle<R>, rt: &Runtime, a: Side) {
-    use super::effects::{METRONOME, MIRROR_MOVE};
+    use super::state::{METRONOME, MIRROR_MOVE};
     let move_info = base::move_info(b, a);
     let cur = b.bat(a).cur.id;
     let is_called = matches!(b.bat(a).selected, Some(sel)

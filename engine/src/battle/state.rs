@@ -300,6 +300,42 @@ pub fn tick_tokens(tokens: &mut Vec<Token>) -> usize {
     before - tokens.len()
 }
 
+// ----- types the battle modules share (kept here so none imports another for them) -----
+
+/// How a move execution ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MoveEnd {
+    /// The turn went on normally (the user may have fainted itself; the residual step checks).
+    Normal,
+    /// The target's HP reached 0 through the attack (the cartridge's `b == 0`).
+    TargetFainted,
+    /// Teleport / Roar / Whirlwind ended the battle.
+    Escaped,
+}
+
+/// The four numbers `CalculateDamage` works on (after the cartridge's scaling).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct DamageVars {
+    pub atk: u16,
+    pub def: u16,
+    pub power: u8,
+    pub level: u8,
+}
+
+/// The balls the Gen 1 catch routine distinguishes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ball {
+    Poke,
+    Great,
+    Ultra,
+    Safari,
+    Master,
+}
+
+/// Move ids the executor and the move-flow sites both test.
+pub(crate) const METRONOME: u16 = 118;
+pub(crate) const MIRROR_MOVE: u16 = 119;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -20,10 +20,9 @@ use super::Battle;
 
 mod path;
 mod roll;
-mod text;
 
+pub use super::rows::capture::{CaptureMsg, CaptureRow};
 pub use roll::{roll_catch, Ball, CatchInput, CatchRoll, CatchStatus};
-pub use text::{CaptureMsg, CaptureRow};
 
 // ----- storage the capture path writes to -----------------------------------------------------
 

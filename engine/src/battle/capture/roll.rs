@@ -4,18 +4,9 @@
 use crate::pokemon::Status;
 
 use super::super::source::BattleRng;
+pub use super::super::state::Ball;
 
 // ----- the catch roll ------------------------------------------------------------------------
-
-/// The balls the Gen 1 catch routine distinguishes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Ball {
-    Poke,
-    Great,
-    Ultra,
-    Safari,
-    Master,
-}
 
 impl Ball {
     pub const ALL: [Ball; 5] = [

@@ -13,6 +13,7 @@ use crate::pokemon::Status;
 
 use super::rows::{Msg, Row, StatKind};
 use super::state::flag;
+pub(crate) use super::state::{METRONOME, MIRROR_MOVE};
 use super::{Battle, BattleRng, Side};
 
 mod field;
@@ -26,8 +27,6 @@ pub(crate) const REST: u16 = 156;
 pub(crate) const DIG: u16 = 91;
 pub(crate) const TELEPORT: u16 = 100;
 pub(crate) const ROAR: u16 = 46;
-pub(crate) const METRONOME: u16 = 118;
-pub(crate) const MIRROR_MOVE: u16 = 119;
 pub(crate) const THRASH: u16 = 37;
 pub(crate) const BIDE: u16 = 117;
 pub(crate) const RAGE: u16 = 99;

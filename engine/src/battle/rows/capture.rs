@@ -1,11 +1,11 @@
-//! Capture presentation: the capture texts (rendered lazily like every battle `Msg`) and the
+//! Capture presentation (the capture path, `crate::battle::capture`, pushes these rows): the capture texts (rendered lazily like every battle `Msg`) and the
 //! wordless capture rows (ball animation, Pokédex entry).
 
 use std::fmt::Write as _;
 
 use crate::data::{ItemId, SpeciesId};
 
-use super::super::rows::{Names, Who};
+use super::{Names, Who};
 
 // ----- presentation --------------------------------------------------------------------------
 
