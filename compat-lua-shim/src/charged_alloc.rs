@@ -40,12 +40,13 @@
 //! `lua_close` (the last allocator call); the wrapper reads `Cell`s and calls the budget's
 //! non-panicking charge, nothing else.
 
+use crate::capi;
 use std::cell::Cell;
 use std::os::raw::c_void;
 use std::ptr;
 use std::rc::Rc;
 
-use mlua::{ffi, Lua};
+use mlua::Lua;
 use pallet_api::budget::DispatchBudget;
 
 /// Bytes of allocation one budget unit pays for (the charged C functions' rate,
@@ -55,7 +56,7 @@ pub const ALLOC_BYTES_PER_UNIT: u64 = crate::limits::BYTES_PER_UNIT;
 /// The wrapper's block: mlua's allocator underneath, the budget, the byte remainder, the
 /// memory limit and the gate.
 struct Counter {
-    inner: ffi::lua_Alloc,
+    inner: capi::lua_Alloc,
     inner_ud: *mut c_void,
     budget: Rc<DispatchBudget>,
     /// Bytes allocated but not yet charged (under one unit).
@@ -166,11 +167,11 @@ unsafe extern "C" fn counting_alloc(
 ///
 /// # Safety
 /// `state` is a live state of `lua` (mlua lock held).
-unsafe fn counter_of(state: *mut ffi::lua_State) -> Option<*mut c_void> {
+unsafe fn counter_of(state: *mut capi::lua_State) -> Option<*mut c_void> {
     let mut ud = ptr::null_mut();
     // SAFETY: reads the global state's allocator pair.
-    let f = unsafe { ffi::lua_getallocf(state, &mut ud) };
-    let ours: ffi::lua_Alloc = counting_alloc;
+    let f = unsafe { capi::lua_getallocf(state, &mut ud) };
+    let ours: capi::lua_Alloc = counting_alloc;
     (ptr::fn_addr_eq(f, ours) && !ud.is_null()).then_some(ud)
 }
 
@@ -184,7 +185,7 @@ pub fn install(lua: &Lua, budget: Rc<DispatchBudget>) -> mlua::Result<()> {
         let state = raw.state();
         let mut inner_ud = ptr::null_mut();
         // SAFETY: lock held; reads the allocator pair mlua installed.
-        let inner = unsafe { ffi::lua_getallocf(state, &mut inner_ud) };
+        let inner = unsafe { capi::lua_getallocf(state, &mut inner_ud) };
         let counter = Box::new(Counter {
             inner,
             inner_ud,
@@ -198,7 +199,7 @@ pub fn install(lua: &Lua, budget: Rc<DispatchBudget>) -> mlua::Result<()> {
         let ud = &*counter as *const Counter as *mut c_void;
         lua.set_app_data(Installed(counter));
         // SAFETY: lock held; `ud` outlives the state (module doc).
-        unsafe { ffi::lua_setallocf(state, counting_alloc, ud) };
+        unsafe { capi::lua_setallocf(state, counting_alloc, ud) };
     });
     // Never reached, but non-zero: mlua keeps protecting its own allocations (module doc).
     set_mlua_limit(lua, isize::MAX as usize)?;
@@ -226,9 +227,9 @@ pub fn set_mlua_limit(lua: &Lua, limit: usize) -> mlua::Result<usize> {
                 return lua.set_memory_limit(limit);
             };
             let c = &*(ud as *const Counter);
-            ffi::lua_setallocf(state, c.inner, c.inner_ud);
+            capi::lua_setallocf(state, c.inner, c.inner_ud);
             let prev = lua.set_memory_limit(limit);
-            ffi::lua_setallocf(state, counting_alloc, ud);
+            capi::lua_setallocf(state, counting_alloc, ud);
             prev
         }
     })
@@ -305,7 +306,7 @@ impl ConcatMeter {
         // SAFETY: the state is idle; the fields are only read.
         let pair_ok = lua.exec_raw_lua(|raw| unsafe {
             let mut ud = ptr::null_mut();
-            let f = ffi::lua_getallocf(raw.state(), &mut ud);
+            let f = capi::lua_getallocf(raw.state(), &mut ud);
             let at_f = *(g.add(G_FREALLOC) as *const usize);
             let at_ud = *(g.add(G_UD) as *const *mut c_void);
             at_f == f as usize && at_ud == ud
@@ -331,8 +332,8 @@ impl ConcatMeter {
             let buffer = *(g.add(G_BUFF_BUFFER) as *const *mut c_void);
             let total = *(g.add(G_TOTALBYTES) as *const usize);
             let counted = lua.exec_raw_lua(|raw| {
-                let kb = ffi::lua_gc(raw.state(), ffi::LUA_GCCOUNT, 0) as usize;
-                let rem = ffi::lua_gc(raw.state(), ffi::LUA_GCCOUNTB, 0) as usize;
+                let kb = capi::lua_gc(raw.state(), capi::LUA_GCCOUNT, 0) as usize;
+                let rem = capi::lua_gc(raw.state(), capi::LUA_GCCOUNTB, 0) as usize;
                 kb * 1024 + rem
             });
             n == PROBE && size == PROBE && !buffer.is_null() && total == counted
@@ -366,7 +367,7 @@ impl ConcatMeter {
             if size == 0 || buffer.is_null() {
                 return 0;
             }
-            let f = *(self.g.add(G_FREALLOC) as *const ffi::lua_Alloc);
+            let f = *(self.g.add(G_FREALLOC) as *const capi::lua_Alloc);
             let ud = *(self.g.add(G_UD) as *const *mut c_void);
             f(ud, buffer, size, 0);
             *(self.g.add(G_BUFF_BUFFER) as *mut *mut c_void) = ptr::null_mut();

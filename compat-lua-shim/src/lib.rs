@@ -3,6 +3,7 @@
 //! mods. See `README.md` for the module table and `docs/modding-lua.md` for what loads.
 
 pub mod bit;
+mod capi;
 pub mod charged;
 pub mod charged_alloc;
 pub mod charged_patterns;

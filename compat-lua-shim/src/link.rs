@@ -41,6 +41,7 @@
 //! Everything else (table answers, `next(a, …)` arguments, listeners) goes through `Value`
 //! ([`crate::convert`]) under the hooks' own result rules.
 
+use crate::capi;
 use std::cell::RefCell;
 use std::marker::PhantomData;
 use std::os::raw::c_int;
@@ -48,7 +49,7 @@ use std::rc::Rc;
 
 use mlua::state::RawLua;
 use mlua::{
-    ffi, FromLua, FromLuaMulti, Function, IntoLuaMulti, Lua, MultiValue, Table, Value as LuaValue,
+    FromLua, FromLuaMulti, Function, IntoLuaMulti, Lua, MultiValue, Table, Value as LuaValue,
 };
 use pallet_api::budget::{BUDGET_EXHAUSTED, DISPATCH_LIMIT};
 use pallet_api::catalog::hooks;
@@ -250,16 +251,16 @@ where
     /// The mlua lock is held (`raw`). The stack is restored to where it was on every path.
     unsafe fn invoke(&self, raw: &RawLua, gen: u64, args: &H::Args) -> Outcome {
         let state = raw.state();
-        let base = ffi::lua_gettop(state);
+        let base = capi::lua_gettop(state);
         let outcome = self.invoke_at(raw, state, base, gen, args);
-        ffi::lua_settop(state, base);
+        capi::lua_settop(state, base);
         outcome
     }
 
     unsafe fn invoke_at(
         &self,
         raw: &RawLua,
-        state: *mut ffi::lua_State,
+        state: *mut capi::lua_State,
         base: c_int,
         gen: u64,
         args: &H::Args,
@@ -273,27 +274,27 @@ where
             // growing the stack (which could otherwise raise a memory error outside any
             // protected call).
             let _lift = m.gate.lift();
-            if ffi::lua_checkstack(state, nargs.max(arity) + 8) == 0 {
+            if capi::lua_checkstack(state, nargs.max(arity) + 8) == 0 {
                 return Outcome::Failed(mlua::Error::runtime("Lua stack overflow"));
             }
-            ffi::lua_rawgeti(state, ffi::LUA_REGISTRYINDEX, self.refs.handler as _);
-            ffi::lua_rawgeti(state, ffi::LUA_REGISTRYINDEX, self.refs.func as _);
+            capi::lua_rawgeti(state, capi::LUA_REGISTRYINDEX, self.refs.handler as _);
+            capi::lua_rawgeti(state, capi::LUA_REGISTRYINDEX, self.refs.func as _);
             if self.next_read {
                 rawcall::push_next::<H>(state, &self.refs, gen);
             } else {
-                ffi::lua_pushnil(state);
+                capi::lua_pushnil(state);
             }
             if let Err(e) = self.push_args(raw, state, base + 3, args) {
                 return Outcome::Failed(e);
             }
         }
-        let status = ffi::lua_pcall(state, nargs, arity, base + 1);
+        let status = capi::lua_pcall(state, nargs, arity, base + 1);
         if status != 0 {
             // A number error converts in place (allocates): lifted, it cannot raise.
             let _lift = m.gate.lift();
             return Outcome::Failed(pop_error(raw, state, status));
         }
-        let first = ffi::lua_gettop(state) - arity + 1;
+        let first = capi::lua_gettop(state) - arity + 1;
         if H::OUT_ARITY > 1 {
             let mut items = Vec::with_capacity(H::OUT_ARITY);
             for i in 0..arity {
@@ -318,7 +319,7 @@ where
     unsafe fn push_args(
         &self,
         raw: &RawLua,
-        state: *mut ffi::lua_State,
+        state: *mut capi::lua_State,
         next_index: c_int,
         args: &H::Args,
     ) -> mlua::Result<()> {
@@ -336,7 +337,7 @@ where
         if !pushed {
             // Not positional as serialized (or not data): the `Value` path, which also names
             // what failed.
-            ffi::lua_settop(state, next_index);
+            capi::lua_settop(state, next_index);
             let values = H::args_to_values(args)
                 .map_err(|e| mlua::Error::runtime(format!("argument conversion: {e}")))?;
             for v in &values {
@@ -352,27 +353,27 @@ where
                         let _unlimited = Unlimited::new(&m.lua, m.host.memory_limit.get());
                         m.lua.create_userdata(RngHandle::new(rng))?
                     };
-                    ffi::lua_pushlstring_(state, c"rng".as_ptr(), 3);
+                    capi::lua_pushlstring_(state, c"rng".as_ptr(), 3);
                     raw.push(&handle)?;
-                    ffi::lua_rawset(state, index);
+                    capi::lua_rawset(state, index);
                 }
             }
         }
         if let Some((meta, pos)) = &self.game_meta {
             let index = next_index + 1 + *pos as c_int;
-            if ffi::lua_type(state, index) == ffi::LUA_TTABLE {
+            if capi::lua_type(state, index) == capi::LUA_TTABLE {
                 raw.push(meta)?;
-                ffi::lua_setmetatable(state, index);
+                capi::lua_setmetatable(state, index);
             }
         }
         if has_apply_share::<H>() {
             let share = self.share_fn.borrow();
             if let (Some(f), Some(pos)) = (&*share, names.iter().position(|n| *n == "ctx")) {
                 let index = next_index + 1 + pos as c_int;
-                if ffi::lua_type(state, index) == ffi::LUA_TTABLE {
-                    ffi::lua_pushlstring_(state, c"applyShare".as_ptr(), 10);
+                if capi::lua_type(state, index) == capi::LUA_TTABLE {
+                    capi::lua_pushlstring_(state, c"applyShare".as_ptr(), 10);
                     raw.push(f)?;
-                    ffi::lua_rawset(state, index);
+                    capi::lua_rawset(state, index);
                 }
             }
         }
@@ -386,14 +387,14 @@ where
 /// Lock held; `index` is a valid stack index of `raw`'s state.
 unsafe fn answer_at(
     raw: &RawLua,
-    state: *mut ffi::lua_State,
+    state: *mut capi::lua_State,
     index: c_int,
 ) -> Result<Value, String> {
-    match ffi::lua_type(state, index) {
-        ffi::LUA_TNIL | ffi::LUA_TNONE => Ok(Value::Nil),
-        ffi::LUA_TBOOLEAN => Ok(Value::Bool(ffi::lua_toboolean(state, index) != 0)),
-        ffi::LUA_TNUMBER => {
-            crate::convert::number(ffi::lua_tonumber(state, index)).map_err(|e| e.0)
+    match capi::lua_type(state, index) {
+        capi::LUA_TNIL | capi::LUA_TNONE => Ok(Value::Nil),
+        capi::LUA_TBOOLEAN => Ok(Value::Bool(capi::lua_toboolean(state, index) != 0)),
+        capi::LUA_TNUMBER => {
+            crate::convert::number(capi::lua_tonumber(state, index)).map_err(|e| e.0)
         }
         _ => {
             let v = LuaValue::from_stack(index, raw).map_err(|e| e.to_string())?;
@@ -407,11 +408,11 @@ unsafe fn answer_at(
 ///
 /// # Safety
 /// Lock held; the error object is at the top of the stack.
-unsafe fn pop_error(raw: &RawLua, state: *mut ffi::lua_State, status: c_int) -> mlua::Error {
-    let text = match ffi::lua_type(state, -1) {
-        ffi::LUA_TSTRING | ffi::LUA_TNUMBER => {
+unsafe fn pop_error(raw: &RawLua, state: *mut capi::lua_State, status: c_int) -> mlua::Error {
+    let text = match capi::lua_type(state, -1) {
+        capi::LUA_TSTRING | capi::LUA_TNUMBER => {
             let mut len = 0usize;
-            let p = ffi::lua_tolstring(state, -1, &mut len);
+            let p = capi::lua_tolstring(state, -1, &mut len);
             let bytes = std::slice::from_raw_parts(p as *const u8, len);
             String::from_utf8_lossy(bytes).into_owned()
         }
@@ -420,7 +421,7 @@ unsafe fn pop_error(raw: &RawLua, state: *mut ffi::lua_State, status: c_int) -> 
             other => format!("{}: {:p}", other.type_name(), other.to_pointer()),
         },
     };
-    if status == ffi::LUA_ERRMEM {
+    if status == capi::LUA_ERRMEM {
         mlua::Error::MemoryError(text)
     } else {
         mlua::Error::RuntimeError(text)
@@ -432,27 +433,27 @@ unsafe fn pop_error(raw: &RawLua, state: *mut ffi::lua_State, status: c_int) -> 
 /// # Safety
 /// As in [`crate::stack`]: mlua lock held, limit lifted, two free stack slots; raw reads only
 /// (no metamethods), and the stack is left as it was.
-unsafe fn rng_marker(state: *mut ffi::lua_State, index: c_int) -> Option<ScriptRng> {
-    if ffi::lua_type(state, index) != ffi::LUA_TTABLE {
+unsafe fn rng_marker(state: *mut capi::lua_State, index: c_int) -> Option<ScriptRng> {
+    if capi::lua_type(state, index) != capi::LUA_TTABLE {
         return None;
     }
-    let top = ffi::lua_gettop(state);
-    ffi::lua_pushlstring_(state, c"rng".as_ptr(), 3);
-    ffi::lua_rawget(state, index);
+    let top = capi::lua_gettop(state);
+    capi::lua_pushlstring_(state, c"rng".as_ptr(), 3);
+    capi::lua_rawget(state, index);
     let mut found = None;
-    if ffi::lua_type(state, -1) == ffi::LUA_TTABLE {
+    if capi::lua_type(state, -1) == capi::LUA_TTABLE {
         let marker = ScriptRng::MARKER;
-        ffi::lua_pushlstring_(
+        capi::lua_pushlstring_(
             state,
             marker.as_ptr() as *const std::os::raw::c_char,
             marker.len(),
         );
-        ffi::lua_rawget(state, -2);
-        if ffi::lua_type(state, -1) == ffi::LUA_TNUMBER {
-            found = Some(ScriptRng::from_state(ffi::lua_tonumber(state, -1) as i64));
+        capi::lua_rawget(state, -2);
+        if capi::lua_type(state, -1) == capi::LUA_TNUMBER {
+            found = Some(ScriptRng::from_state(capi::lua_tonumber(state, -1) as i64));
         }
     }
-    ffi::lua_settop(state, top);
+    capi::lua_settop(state, top);
     found
 }
 
@@ -492,8 +493,8 @@ impl FromLuaMulti for NextArgs {
             });
         }
         let first = -nargs;
-        let gen = if ffi::lua_type(state, first) == ffi::LUA_TNUMBER {
-            ffi::lua_tonumber(state, first)
+        let gen = if capi::lua_type(state, first) == capi::LUA_TNUMBER {
+            capi::lua_tonumber(state, first)
         } else {
             f64::NAN
         };

@@ -28,13 +28,14 @@
 //! ([`crate::charged_alloc::Gate`], or [`Unlimited`] around mlua API calls), so no memory error
 //! can `longjmp` across them.
 
+use crate::capi;
 use std::any::Any;
 use std::cell::RefCell;
 use std::os::raw::{c_char, c_int};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::rc::Rc;
 
-use mlua::{ffi, Function, Lua, WeakLua};
+use mlua::{Function, Lua, WeakLua};
 use pallet_api::budget::BUDGET_EXHAUSTED;
 use pallet_api::catalog::HookInfo;
 use pallet_api::hooks::Next;
@@ -63,9 +64,9 @@ impl LinkShared {
     ///
     /// # Safety
     /// mlua lock held; one free stack slot.
-    unsafe fn push_message(&self, state: *mut ffi::lua_State, message: &str) {
+    unsafe fn push_message(&self, state: *mut capi::lua_State, message: &str) {
         let _lift = self.gate.lift();
-        ffi::lua_pushlstring(state, message.as_ptr() as *const c_char, message.len());
+        capi::lua_pushlstring(state, message.as_ptr() as *const c_char, message.len());
     }
 }
 
@@ -81,8 +82,8 @@ pub(crate) struct LinkRefs {
 }
 
 /// `__gc` of the shared-block userdata: drop the `Rc` it holds.
-unsafe extern "C-unwind" fn drop_shared(state: *mut ffi::lua_State) -> c_int {
-    let p = ffi::lua_touserdata(state, 1) as *mut Rc<LinkShared>;
+unsafe extern "C-unwind" fn drop_shared(state: *mut capi::lua_State) -> c_int {
+    let p = capi::lua_touserdata(state, 1) as *mut Rc<LinkShared>;
     if !p.is_null() {
         // SAFETY: the userdata was initialised with `ptr::write` in `LinkRefs::new` and Lua 5.1
         // runs a userdata's `__gc` once. A panic in a drop must not cross the C frames.
@@ -93,10 +94,10 @@ unsafe extern "C-unwind" fn drop_shared(state: *mut ffi::lua_State) -> c_int {
 
 /// The protected call's message handler: strings and userdata (mlua's wrapped errors) stay as
 /// they are; any other error object becomes its `tostring` (as with mlua's handler).
-unsafe extern "C-unwind" fn message_handler(state: *mut ffi::lua_State) -> c_int {
-    let t = ffi::lua_type(state, -1);
-    if t != ffi::LUA_TSTRING && t != ffi::LUA_TUSERDATA && ffi::lua_checkstack(state, 2) != 0 {
-        ffi::luaL_tolstring(state, -1, std::ptr::null_mut());
+unsafe extern "C-unwind" fn message_handler(state: *mut capi::lua_State) -> c_int {
+    let t = capi::lua_type(state, -1);
+    if t != capi::LUA_TSTRING && t != capi::LUA_TUSERDATA && capi::lua_checkstack(state, 2) != 0 {
+        capi::luaL_tolstring(state, -1, std::ptr::null_mut());
     }
     1
 }
@@ -117,25 +118,25 @@ impl LinkRefs {
             // SAFETY: lock held (exec_raw_lua), limit lifted (no allocation raises), stack space
             // checked; every push is balanced by a `luaL_ref` pop.
             unsafe {
-                if ffi::lua_checkstack(state, 4) == 0 {
+                if capi::lua_checkstack(state, 4) == 0 {
                     return Err(mlua::Error::runtime("Lua stack overflow"));
                 }
                 raw.push(func)?;
-                let func = ffi::luaL_ref(state, ffi::LUA_REGISTRYINDEX);
-                ffi::lua_pushcclosure(state, message_handler, 0);
-                let handler = ffi::luaL_ref(state, ffi::LUA_REGISTRYINDEX);
-                let p = ffi::lua_newuserdata(state, std::mem::size_of::<Rc<LinkShared>>())
+                let func = capi::luaL_ref(state, capi::LUA_REGISTRYINDEX);
+                capi::lua_pushcclosure(state, message_handler, 0);
+                let handler = capi::luaL_ref(state, capi::LUA_REGISTRYINDEX);
+                let p = capi::lua_newuserdata(state, std::mem::size_of::<Rc<LinkShared>>())
                     as *mut Rc<LinkShared>;
                 std::ptr::write(p, shared);
-                ffi::lua_createtable(state, 0, 2);
-                ffi::lua_pushcclosure(state, drop_shared, 0);
-                ffi::lua_setfield(state, -2, c"__gc".as_ptr());
-                ffi::lua_pushboolean(state, 0);
-                ffi::lua_setfield(state, -2, c"__metatable".as_ptr());
+                capi::lua_createtable(state, 0, 2);
+                capi::lua_pushcclosure(state, drop_shared, 0);
+                capi::lua_setfield(state, -2, c"__gc".as_ptr());
+                capi::lua_pushboolean(state, 0);
+                capi::lua_setfield(state, -2, c"__metatable".as_ptr());
                 raw.push(slow_next)?;
-                ffi::lua_setfield(state, -2, c"next".as_ptr());
-                ffi::lua_setmetatable(state, -2);
-                let shared = ffi::luaL_ref(state, ffi::LUA_REGISTRYINDEX);
+                capi::lua_setfield(state, -2, c"next".as_ptr());
+                capi::lua_setmetatable(state, -2);
+                let shared = capi::luaL_ref(state, capi::LUA_REGISTRYINDEX);
                 Ok(LinkRefs {
                     lua: lua.weak(),
                     func,
@@ -154,7 +155,7 @@ impl Drop for LinkRefs {
                 // SAFETY: lock held; `luaL_unref` of this link's own references.
                 unsafe {
                     for r in [self.func, self.handler, self.shared] {
-                        ffi::luaL_unref(raw.state(), ffi::LUA_REGISTRYINDEX, r);
+                        capi::luaL_unref(raw.state(), capi::LUA_REGISTRYINDEX, r);
                     }
                 }
             });
@@ -167,42 +168,42 @@ impl Drop for LinkRefs {
 /// # Safety
 /// mlua lock held, memory limit lifted, three free stack slots.
 pub(crate) unsafe fn push_next<H: ScriptHook>(
-    state: *mut ffi::lua_State,
+    state: *mut capi::lua_State,
     refs: &LinkRefs,
     gen: u64,
 ) {
-    ffi::lua_rawgeti(state, ffi::LUA_REGISTRYINDEX, refs.shared as _);
-    ffi::lua_pushnumber(state, gen as f64);
-    ffi::lua_pushcclosure(state, next_trampoline::<H>, 2);
+    capi::lua_rawgeti(state, capi::LUA_REGISTRYINDEX, refs.shared as _);
+    capi::lua_pushnumber(state, gen as f64);
+    capi::lua_pushcclosure(state, next_trampoline::<H>, 2);
 }
 
 /// The Lua `next` of a link on hook `H` (a `lua_CFunction`; upvalues: the shared block, the
 /// invocation's generation). `next()` runs here; `next(a, …)` is handed to the mlua `next`
 /// (with the generation prepended).
-unsafe extern "C-unwind" fn next_trampoline<H: ScriptHook>(state: *mut ffi::lua_State) -> c_int {
-    let p = ffi::lua_touserdata(state, ffi::lua_upvalueindex(1)) as *const Rc<LinkShared>;
+unsafe extern "C-unwind" fn next_trampoline<H: ScriptHook>(state: *mut capi::lua_State) -> c_int {
+    let p = capi::lua_touserdata(state, capi::lua_upvalueindex(1)) as *const Rc<LinkShared>;
     if p.is_null() {
-        ffi::lua_pushstring(state, c"next has lost its link".as_ptr());
-        ffi::lua_error(state);
+        capi::lua_pushstring(state, c"next has lost its link".as_ptr());
+        capi::lua_error(state);
     }
     // SAFETY: upvalue 1 is the shared-block userdata (only `push_next` makes these closures),
     // alive while this closure is.
     let shared: &LinkShared = &*p;
-    let nargs = ffi::lua_gettop(state);
+    let nargs = capi::lua_gettop(state);
     if nargs > 0 {
         // `next(a, …)`: the mlua `next` with `(generation, a, …)`; its errors are raised by
         // mlua and pass through this frame, which holds nothing to drop.
-        if ffi::lua_getmetatable(state, ffi::lua_upvalueindex(1)) == 0 {
-            ffi::lua_pushstring(state, c"next has lost its link".as_ptr());
-            ffi::lua_error(state);
+        if capi::lua_getmetatable(state, capi::lua_upvalueindex(1)) == 0 {
+            capi::lua_pushstring(state, c"next has lost its link".as_ptr());
+            capi::lua_error(state);
         }
-        ffi::lua_getfield(state, -1, c"next".as_ptr());
-        ffi::lua_replace(state, -2);
-        ffi::lua_insert(state, 1);
-        ffi::lua_pushvalue(state, ffi::lua_upvalueindex(2));
-        ffi::lua_insert(state, 2);
-        ffi::lua_call(state, nargs + 1, ffi::LUA_MULTRET);
-        return ffi::lua_gettop(state);
+        capi::lua_getfield(state, -1, c"next".as_ptr());
+        capi::lua_replace(state, -2);
+        capi::lua_insert(state, 1);
+        capi::lua_pushvalue(state, capi::lua_upvalueindex(2));
+        capi::lua_insert(state, 2);
+        capi::lua_call(state, nargs + 1, capi::LUA_MULTRET);
+        return capi::lua_gettop(state);
     }
     match catch_unwind(AssertUnwindSafe(|| next_call::<H>(state, shared))) {
         Ok(Ok(n)) => return n,
@@ -216,17 +217,17 @@ unsafe extern "C-unwind" fn next_trampoline<H: ScriptHook>(state: *mut ffi::lua_
         }
     }
     // Nothing with a destructor is alive in this frame.
-    ffi::lua_error(state)
+    capi::lua_error(state)
 }
 
 /// `next()`: run downstream with the current arguments and push its answer.
 unsafe fn next_call<H: ScriptHook>(
-    state: *mut ffi::lua_State,
+    state: *mut capi::lua_State,
     shared: &LinkShared,
 ) -> Result<c_int, String> {
-    let up = ffi::lua_upvalueindex(2);
-    let gen = if ffi::lua_type(state, up) == ffi::LUA_TNUMBER {
-        ffi::lua_tonumber(state, up)
+    let up = capi::lua_upvalueindex(2);
+    let gen = if capi::lua_type(state, up) == capi::LUA_TNUMBER {
+        capi::lua_tonumber(state, up)
     } else {
         f64::NAN
     };
@@ -258,12 +259,12 @@ unsafe fn next_call<H: ScriptHook>(
 ///
 /// # Safety
 /// mlua lock held; one free stack slot.
-unsafe fn push_scalar(state: *mut ffi::lua_State, value: &Value) -> bool {
+unsafe fn push_scalar(state: *mut capi::lua_State, value: &Value) -> bool {
     match *value {
-        Value::Nil => ffi::lua_pushnil(state),
-        Value::Bool(b) => ffi::lua_pushboolean(state, c_int::from(b)),
-        Value::Int(i) => ffi::lua_pushnumber(state, i as f64),
-        Value::Float(f) if f.is_finite() => ffi::lua_pushnumber(state, f),
+        Value::Nil => capi::lua_pushnil(state),
+        Value::Bool(b) => capi::lua_pushboolean(state, c_int::from(b)),
+        Value::Int(i) => capi::lua_pushnumber(state, i as f64),
+        Value::Float(f) if f.is_finite() => capi::lua_pushnumber(state, f),
         _ => return false,
     }
     true
@@ -274,14 +275,14 @@ unsafe fn push_scalar(state: *mut ffi::lua_State, value: &Value) -> bool {
 /// # Safety
 /// mlua lock held, memory limit lifted.
 pub(crate) unsafe fn push_answer(
-    state: *mut ffi::lua_State,
+    state: *mut capi::lua_State,
     keys: &KeyCache,
     value: &Value,
     arity: usize,
 ) -> Result<c_int, stack::PushError> {
     match value {
         Value::List(items) if arity > 1 => {
-            if ffi::lua_checkstack(state, items.len() as c_int + 2) == 0 {
+            if capi::lua_checkstack(state, items.len() as c_int + 2) == 0 {
                 return Err(stack::PushError("Lua stack overflow".into()));
             }
             for item in items {

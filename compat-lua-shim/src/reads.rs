@@ -63,10 +63,11 @@
 //! `load` of binary chunks and `newproxy` are removed (`crate::sandbox`). So a parameter whose
 //! register no instruction reads is unobservable, and the link pushes `nil` in its place.
 
+use crate::capi;
 use std::collections::BTreeMap;
 use std::os::raw::{c_int, c_void};
 
-use mlua::{ffi, Function, Lua};
+use mlua::{Function, Lua};
 use pallet_api::script::ReadPaths;
 
 use crate::sandbox::Unlimited;
@@ -126,7 +127,7 @@ pub fn of_function(lua: &Lua, limit: usize, f: &Function) -> Reads {
 /// `lua_dump` of `f`, or `None` for a C function or a failed dump.
 fn dump(lua: &Lua, limit: usize, f: &Function) -> Option<Vec<u8>> {
     unsafe extern "C-unwind" fn writer(
-        _state: *mut ffi::lua_State,
+        _state: *mut capi::lua_State,
         buf: *const c_void,
         len: usize,
         data: *mut c_void,
@@ -148,18 +149,18 @@ fn dump(lua: &Lua, limit: usize, f: &Function) -> Option<Vec<u8>> {
         // SAFETY: lock held (exec_raw_lua), limit lifted, stack space checked; the pushed
         // function is popped on every path.
         unsafe {
-            if ffi::lua_checkstack(state, 2) == 0 {
+            if capi::lua_checkstack(state, 2) == 0 {
                 return None;
             }
-            let top = ffi::lua_gettop(state);
+            let top = capi::lua_gettop(state);
             if raw.push(f).is_err() {
-                ffi::lua_settop(state, top);
+                capi::lua_settop(state, top);
                 return None;
             }
             let mut out: Vec<u8> = Vec::new();
-            let ok = ffi::lua_iscfunction(state, -1) == 0
-                && ffi::lua_dump(state, writer, &mut out as *mut Vec<u8> as *mut c_void, 0) == 0;
-            ffi::lua_settop(state, top);
+            let ok = capi::lua_iscfunction(state, -1) == 0
+                && capi::lua_dump(state, writer, &mut out as *mut Vec<u8> as *mut c_void, 0) == 0;
+            capi::lua_settop(state, top);
             ok.then_some(out)
         }
     })

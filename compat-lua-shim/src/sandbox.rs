@@ -38,6 +38,7 @@
 //! it raises a memory error in the running code. Every byte allocated during a dispatch is also
 //! charged to the budget, and refused once it is exhausted ([`crate::charged_alloc`]).
 
+use crate::capi;
 use std::cell::Cell;
 use std::rc::Rc;
 
@@ -542,7 +543,7 @@ impl GcPacer {
             self.pause.set(pause);
             // SAFETY: `lua_gc(SETPAUSE)` only stores the parameter (no allocation, no error).
             lua.exec_raw_lua(|raw| unsafe {
-                mlua::ffi::lua_gc(raw.state(), mlua::ffi::LUA_GCSETPAUSE, pause);
+                capi::lua_gc(raw.state(), capi::LUA_GCSETPAUSE, pause);
             });
         }
     }

@@ -12,7 +12,8 @@
 //!
 //! # Safety
 //!
-//! This module is the shim's one use of the raw Lua C API. Every function here requires:
+//! This module pushes through the raw Lua C API ([`crate::capi`], whose safety argument it
+//! follows). Every function here requires:
 //!
 //! 1. the caller holds the state's mlua lock (it runs inside mlua's `IntoLuaMulti` /
 //!    `FromLuaMulti` stack hooks, which mlua calls with the lock held and a stack guard in place
@@ -28,11 +29,11 @@
 //! mlua's userdata finalizers (mods cannot attach `__gc` in Lua 5.1: `setmetatable` takes tables
 //! only and `newproxy` is removed).
 
+use crate::capi;
 use std::cell::Cell;
 use std::fmt;
 use std::os::raw::{c_char, c_int};
 
-use mlua::ffi;
 use pallet_api::script::{to_sink_with, write_fields, Crossing, Params, ReadPaths, ValueSink};
 use pallet_api::value::ValueError;
 use serde::ser::{self, Serialize};
@@ -105,17 +106,17 @@ impl KeyCache {
     ///
     /// # Safety
     /// Module contract (lock held, limit lifted, one free stack slot plus one for the ref).
-    unsafe fn push(&self, state: *mut ffi::lua_State, s: &'static str) {
+    unsafe fn push(&self, state: *mut capi::lua_State, s: &'static str) {
         let slot = self.slot(s);
         let (ptr, len, r) = slot.get();
         if r > 0 && ptr == s.as_ptr() as usize && len == s.len() {
-            ffi::lua_rawgeti_(state, ffi::LUA_REGISTRYINDEX, r);
+            capi::lua_rawgeti_(state, capi::LUA_REGISTRYINDEX, r);
             return;
         }
-        ffi::lua_pushlstring_(state, s.as_ptr() as *const c_char, s.len());
+        capi::lua_pushlstring_(state, s.as_ptr() as *const c_char, s.len());
         if r <= 0 {
-            ffi::lua_pushvalue(state, -1);
-            let r = ffi::luaL_ref(state, ffi::LUA_REGISTRYINDEX);
+            capi::lua_pushvalue(state, -1);
+            let r = capi::luaL_ref(state, capi::LUA_REGISTRYINDEX);
             if r > 0 {
                 slot.set((s.as_ptr() as usize, s.len(), r));
             }
@@ -128,12 +129,12 @@ impl KeyCache {
 /// # Safety
 /// See the module documentation: mlua lock held, memory limit lifted.
 pub unsafe fn push<T: Serialize + ?Sized>(
-    state: *mut ffi::lua_State,
+    state: *mut capi::lua_State,
     keys: &KeyCache,
     value: &T,
 ) -> Result<(), PushError> {
     // SAFETY: one slot for the value itself; containers check their own needs.
-    if ffi::lua_checkstack(state, 3) == 0 {
+    if capi::lua_checkstack(state, 3) == 0 {
         return Err(PushError("Lua stack overflow".into()));
     }
     let mut sink = StackSink::new(state, keys);
@@ -162,7 +163,7 @@ pub unsafe fn push<T: Serialize + ?Sized>(
 /// See the module documentation: mlua lock held, memory limit lifted, and `names.len() + 1`
 /// free stack slots.
 pub unsafe fn push_fields<T: Serialize + ?Sized>(
-    state: *mut ffi::lua_State,
+    state: *mut capi::lua_State,
     keys: &KeyCache,
     names: &'static [&'static str],
     read: u64,
@@ -182,7 +183,7 @@ pub unsafe fn push_fields<T: Serialize + ?Sized>(
 /// The Lua stack as a sink: each complete top-level value is left on the stack; a value inside
 /// a container is stored into it as soon as it is complete.
 pub struct StackSink<'k> {
-    state: *mut ffi::lua_State,
+    state: *mut capi::lua_State,
     keys: &'k KeyCache,
     /// Open containers.
     depth: usize,
@@ -192,7 +193,7 @@ pub struct StackSink<'k> {
 
 impl<'k> StackSink<'k> {
     /// A sink onto `state` (module contract for every use).
-    pub(crate) fn new(state: *mut ffi::lua_State, keys: &'k KeyCache) -> Self {
+    pub(crate) fn new(state: *mut capi::lua_State, keys: &'k KeyCache) -> Self {
         StackSink {
             state,
             keys,
@@ -211,9 +212,9 @@ impl<'k> StackSink<'k> {
         // SAFETY: module contract; the stack holds the table, (its key) and the value.
         unsafe {
             if *frame == 0 {
-                ffi::lua_rawset(self.state, -3);
+                capi::lua_rawset(self.state, -3);
             } else {
-                ffi::lua_rawseti_(self.state, -2, *frame as c_int);
+                capi::lua_rawseti_(self.state, -2, *frame as c_int);
                 *frame += 1;
             }
         }
@@ -228,10 +229,10 @@ impl<'k> StackSink<'k> {
         // SAFETY: module contract; a container needs its table, a key and a value slot, plus
         // the slots of the (checked) level below.
         unsafe {
-            if ffi::lua_checkstack(self.state, 5) == 0 {
+            if capi::lua_checkstack(self.state, 5) == 0 {
                 return Err(ValueError::new("Lua stack overflow"));
             }
-            ffi::lua_createtable(self.state, narr.min(4096) as c_int, nrec.min(4096) as c_int);
+            capi::lua_createtable(self.state, narr.min(4096) as c_int, nrec.min(4096) as c_int);
         }
         self.frames[self.depth] = frame;
         self.depth += 1;
@@ -245,35 +246,35 @@ impl ValueSink for StackSink<'_> {
         if self.depth > 0 && self.frames[self.depth - 1] == 0 {
             // `t[key] = nil` leaves the key absent: drop the key.
             // SAFETY: module contract; the key is on top.
-            unsafe { ffi::lua_settop(self.state, -2) };
+            unsafe { capi::lua_settop(self.state, -2) };
             return;
         }
         // SAFETY: module contract.
-        unsafe { ffi::lua_pushnil(self.state) };
+        unsafe { capi::lua_pushnil(self.state) };
         self.put();
     }
     #[inline]
     fn bool(&mut self, v: bool) {
         // SAFETY: module contract.
-        unsafe { ffi::lua_pushboolean(self.state, c_int::from(v)) };
+        unsafe { capi::lua_pushboolean(self.state, c_int::from(v)) };
         self.put();
     }
     #[inline]
     fn int(&mut self, v: i64) {
         // SAFETY: module contract.
-        unsafe { ffi::lua_pushnumber(self.state, v as f64) };
+        unsafe { capi::lua_pushnumber(self.state, v as f64) };
         self.put();
     }
     #[inline]
     fn float(&mut self, v: f64) {
         // SAFETY: module contract.
-        unsafe { ffi::lua_pushnumber(self.state, v) };
+        unsafe { capi::lua_pushnumber(self.state, v) };
         self.put();
     }
     #[inline]
     fn str(&mut self, v: &str) {
         // SAFETY: module contract; a string push allocates at most the string itself.
-        unsafe { ffi::lua_pushlstring_(self.state, v.as_ptr() as *const c_char, v.len()) };
+        unsafe { capi::lua_pushlstring_(self.state, v.as_ptr() as *const c_char, v.len()) };
         self.put();
     }
     #[inline]
@@ -296,7 +297,7 @@ impl ValueSink for StackSink<'_> {
     #[inline]
     fn key(&mut self, key: &str) {
         // SAFETY: module contract.
-        unsafe { ffi::lua_pushlstring_(self.state, key.as_ptr() as *const c_char, key.len()) };
+        unsafe { capi::lua_pushlstring_(self.state, key.as_ptr() as *const c_char, key.len()) };
     }
     #[inline]
     fn static_key(&mut self, key: &'static str) {

@@ -426,3 +426,33 @@ fn the_scan_sees_grouped_and_relative_imports() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The shim's raw Lua C API goes through one module, `capi` (issue #22): no other source file
+/// of the shim names `mlua::ffi` (or an `ffi::` path), comments aside.
+#[test]
+fn the_raw_lua_c_api_is_used_only_through_capi() {
+    let src = workspace().join("compat-lua-shim").join("src");
+    let mut files = Vec::new();
+    rs_files(&src, &mut files);
+    assert!(files.len() > 10, "the scan sees the shim's sources");
+    let offenders: Vec<String> = files
+        .iter()
+        .filter(|f| f.file_name().is_some_and(|n| n != "capi.rs"))
+        .filter(|f| {
+            let text = std::fs::read_to_string(f).unwrap();
+            text.lines()
+                .map(|l| l.split("//").next().unwrap_or(""))
+                .map(str::trim_start)
+                .any(|l| {
+                    l.contains("ffi::")
+                        || (l.starts_with("use mlua") && l.contains("ffi"))
+                        || l.starts_with("ffi,")
+                })
+        })
+        .map(|f| f.display().to_string())
+        .collect();
+    assert!(
+        offenders.is_empty(),
+        "raw C API outside capi.rs: {offenders:?}"
+    );
+}

@@ -31,7 +31,7 @@ impl<T: Serialize + ?Sized> IntoLuaMulti for Push<'_, T> {
 
     unsafe fn push_into_stack_multi(self, raw: &RawLua) -> mlua::Result<c_int> {
         // SAFETY: test states have no memory limit; mlua holds the lock and a stack guard.
-        if mlua::ffi::lua_checkstack(raw.state(), 16) == 0 {
+        if crate::capi::lua_checkstack(raw.state(), 16) == 0 {
             return Err(mlua::Error::runtime("stack"));
         }
         match self.fields {
@@ -415,7 +415,7 @@ impl<T: Serialize + ?Sized> IntoLuaMulti for PushOnly<'_, T> {
 
     unsafe fn push_into_stack_multi(self, raw: &RawLua) -> mlua::Result<c_int> {
         // SAFETY: test states have no memory limit; mlua holds the lock and a stack guard.
-        if mlua::ffi::lua_checkstack(raw.state(), 16) == 0 {
+        if crate::capi::lua_checkstack(raw.state(), 16) == 0 {
             return Err(mlua::Error::runtime("stack"));
         }
         let keys = stack::KeyCache::default();
