@@ -122,9 +122,10 @@ fn is_shallow(v: &Dynamic) -> bool {
     if v.is_shared() {
         return false;
     }
+    // Tag checks only (`is_fnptr`/`is_array`/`is_map` of a value that is not shared).
     v.read_lock::<FnPtr>().is_some_and(|f| {
         f.iter_curry()
-            .all(|c| !(c.is_shared() || c.is::<FnPtr>() || c.is::<Array>() || c.is::<Map>()))
+            .all(|c| !(c.is_shared() || c.is_fnptr() || c.is_array() || c.is_map()))
     })
 }
 
@@ -139,11 +140,7 @@ pub fn install(engine: &mut rhai::Engine) {
 }
 
 fn is_fn_ptr(v: &Dynamic) -> bool {
-    if v.is_shared() {
-        v.read_lock::<Dynamic>().is_some_and(|d| d.is::<FnPtr>())
-    } else {
-        v.is::<FnPtr>()
-    }
+    v.is_fnptr()
 }
 
 #[cfg(test)]

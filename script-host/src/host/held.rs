@@ -236,11 +236,20 @@ impl Default for HeldTally {
 
 impl HeldTally {
     /// `Err(message)` once the mod is stopped.
+    #[inline]
     pub fn check(&self) -> Result<(), String> {
+        if self.stopped.get() == Stop::Running {
+            Ok(())
+        } else {
+            Err(self.stop_message())
+        }
+    }
+
+    #[cold]
+    fn stop_message(&self) -> String {
         match self.stopped.get() {
-            Stop::Running => Ok(()),
-            Stop::Held => Err(over_message(self.total.get().max(MAX_HELD_BYTES + 1))),
-            Stop::Retained => Err(retained_message(self.retained.get())),
+            Stop::Running | Stop::Held => over_message(self.total.get().max(MAX_HELD_BYTES + 1)),
+            Stop::Retained => retained_message(self.retained.get()),
         }
     }
 
@@ -252,9 +261,21 @@ impl HeldTally {
     /// a log line) counts until the host frees it outside any window. So before stopping a mod
     /// the sum is cut to what the thread has really grown by since the mod was loaded: a mod is
     /// stopped only when the process holds that much more than when it began.
+    #[inline]
     pub fn after_window(&self, own: i64) -> Result<(), String> {
-        let mut sum = self.retained.get().saturating_add(own).max(0);
-        if sum > MAX_RETAINED_BYTES as i64 {
+        let sum = self.retained.get().saturating_add(own).max(0);
+        if sum <= MAX_RETAINED_BYTES as i64 {
+            self.retained.set(sum);
+            return self.check();
+        }
+        self.over_retained(sum)
+    }
+
+    /// [`after_window`](Self::after_window) past the limit: cut to the thread's growth, then
+    /// judge.
+    #[cold]
+    fn over_retained(&self, mut sum: i64) -> Result<(), String> {
+        {
             let grown = crate::alloc::net_bytes().saturating_sub(self.base).max(0);
             sum = sum.min(grown);
         }
@@ -290,10 +311,16 @@ impl HeldTally {
     /// After a call of the closure in `slot`: re-measure it; `Err` (the mod stopped) when the
     /// mod's total passes the quota — and then the closure's captured variables are emptied
     /// ([`clear_captures`]) and its slot released.
+    #[inline]
     pub fn after_call(&self, slot: usize, f: &FnPtr) -> Result<(), String> {
         if f.iter_curry().next().is_none() {
             return self.check();
         }
+        self.remeasure(slot, f)
+    }
+
+    /// [`after_call`](Self::after_call) of a closure with captures.
+    fn remeasure(&self, slot: usize, f: &FnPtr) -> Result<(), String> {
         let outcome = self.set(slot, held_bytes(f));
         if outcome.is_err() {
             clear_captures(f);
