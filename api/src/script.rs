@@ -43,6 +43,11 @@ pub trait ArgList: Sized {
     /// One complete value per parameter, in order, into `sink` (the same data as
     /// [`to_values`](Self::to_values), without building `Value`s).
     fn write_args(&self, sink: &mut dyn ValueSink) -> Result<(), ValueError>;
+    /// [`write_args`](Self::write_args) for a callback that reads only some parameters: bit
+    /// `i` of `read` set (bit 63 for every parameter from 63 up) writes parameter `i`, clear
+    /// writes `nil` without serializing it — the rule the Lua stack sink follows too
+    /// (`script::sink::Params::read`).
+    fn write_args_read(&self, sink: &mut dyn ValueSink, read: u64) -> Result<(), ValueError>;
     /// Missing trailing values read as `nil` (Lua semantics for short argument lists).
     fn from_values(values: Vec<Value>) -> Result<Self, ValueError>;
 }
@@ -62,6 +67,21 @@ macro_rules! arg_list {
             }
             fn write_args(&self, sink: &mut dyn $crate::script::ValueSink) -> ::std::result::Result<(), $crate::value::ValueError> {
                 $($crate::script::to_sink(&self.$field, sink)?;)+
+                Ok(())
+            }
+            fn write_args_read(&self, sink: &mut dyn $crate::script::ValueSink, read: u64) -> ::std::result::Result<(), $crate::value::ValueError> {
+                let mut bit = 1u64;
+                $(
+                    if read & bit != 0 {
+                        $crate::script::to_sink(&self.$field, sink)?;
+                    } else {
+                        sink.unit();
+                    }
+                    if bit != 1u64 << 63 {
+                        bit <<= 1;
+                    }
+                )+
+                let _ = bit;
                 Ok(())
             }
             fn from_values(values: ::std::vec::Vec<$crate::Value>) -> ::std::result::Result<Self, $crate::value::ValueError> {
@@ -96,6 +116,16 @@ pub trait ScriptHook: Hook<Args: ArgList, Out: Serialize + DeserializeOwned> {
     /// [`args_to_values`](Self::args_to_values) (a hook overriding one overrides both).
     fn args_to_sink(args: &Self::Args, sink: &mut dyn ValueSink) -> Result<(), ValueError> {
         args.write_args(sink)
+    }
+
+    /// [`args_to_sink`](Self::args_to_sink) writing only the parameters `read` marks
+    /// ([`ArgList::write_args_read`]); overridden together with it.
+    fn args_to_sink_read(
+        args: &Self::Args,
+        sink: &mut dyn ValueSink,
+        read: u64,
+    ) -> Result<(), ValueError> {
+        args.write_args_read(sink, read)
     }
 
     fn args_from_values(values: Vec<Value>) -> Result<Self::Args, ValueError> {
@@ -135,6 +165,9 @@ pub trait ScriptArgs {
     fn to_values(&self) -> Result<Vec<Value>, ValueError>;
     /// The arguments straight into `sink`: one complete value per parameter, in order.
     fn write(&self, sink: &mut dyn ValueSink) -> Result<(), ValueError>;
+    /// [`write`](Self::write) with the parameters `read` does not mark written as `nil`,
+    /// unserialized ([`ArgList::write_args_read`]).
+    fn write_read(&self, sink: &mut dyn ValueSink, read: u64) -> Result<(), ValueError>;
 }
 
 /// The link failure for arguments that did not convert (the same text on every path).
@@ -167,6 +200,9 @@ impl<H: ScriptHook> ScriptArgs for TypedArgs<'_, H> {
     }
     fn write(&self, sink: &mut dyn ValueSink) -> Result<(), ValueError> {
         H::args_to_sink(self.0, sink)
+    }
+    fn write_read(&self, sink: &mut dyn ValueSink, read: u64) -> Result<(), ValueError> {
+        H::args_to_sink_read(self.0, sink, read)
     }
 }
 

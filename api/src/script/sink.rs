@@ -1173,6 +1173,43 @@ mod tests {
     }
 
     #[test]
+    fn arg_lists_write_unread_parameters_as_nil_like_write_fields() {
+        use crate::catalog::common::{GameInfo, GameVersion};
+        use crate::catalog::hooks::CoreUpdateArgs;
+        use crate::script::ArgList;
+        let args = CoreUpdateArgs {
+            game: GameInfo {
+                version: GameVersion::Red,
+                playthrough_id: Some("p".into()),
+                map_id: Some("PALLET_TOWN".into()),
+            },
+            dt: 0.5,
+        };
+        let mut all = ValueBuilder::new();
+        args.write_args(&mut all).unwrap();
+        let all = all.into_values().unwrap();
+        assert_eq!(all.len(), 2);
+        assert_eq!(all[1], Value::Float(0.5));
+        for read in [0u64, 0b1, 0b10, u64::MAX] {
+            let mut b = ValueBuilder::new();
+            args.write_args_read(&mut b, read).unwrap();
+            let got = b.into_values().unwrap();
+            let want: Vec<Value> = all
+                .iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    if read & (1 << i) != 0 {
+                        v.clone()
+                    } else {
+                        Value::Nil
+                    }
+                })
+                .collect();
+            assert_eq!(got, want, "read {read:#b}");
+        }
+    }
+
+    #[test]
     fn fields_are_positional_and_unread_ones_nil() {
         let names: &'static [&'static str] = &["game", "ctx"];
         let only = [(1, ReadPaths::from_paths(&[&["other", "list"]]))];

@@ -27,8 +27,8 @@ use super::reads::{Filter, ReadPaths};
 /// Where the top-level values go: argument `i` of the closure (0 is `next`).
 pub trait ArgSlots {
     fn slot(&mut self, i: usize) -> Option<&mut Dynamic>;
-    /// Can the closure observe argument `i`? An argument it never names is not written (its
-    /// value is still streamed, so a conversion error fails the link as before).
+    /// Can the closure observe argument `i`? An argument it never names is not written (the
+    /// direct path does not even serialize it: `ScriptArgs::write_read`).
     fn used(&self, _i: usize) -> bool {
         true
     }

@@ -26,7 +26,7 @@ use crate::host::diag::ScriptDiagnostic;
 use crate::host::direct::{CallFrame, DirectFn};
 use crate::host::error::{api_error, codes};
 use crate::host::limits::LIMITS;
-use crate::host::patch::{put_next, Finish, PatchSink};
+use crate::host::patch::{put_next, ArgSlots, Finish, PatchSink};
 use crate::host::vm::{ModVm, Origin};
 
 /// The `hooks` handle.
@@ -252,13 +252,18 @@ impl RhaiLink {
         let count = self.hook.params.len();
         let mut buffers = std::mem::take(&mut frame.buffers);
         let mut slots = direct.slots(frame);
+        // A parameter the body never names is not serialized at all (slot `j + 1`: 0 is
+        // `next`), the rule the Lua shim's stack sink follows.
+        let read = (0..count)
+            .filter(|&j| slots.used(j + 1))
+            .fold(0u64, |m, j| m | 1u64 << j.min(63));
         put_next(&mut slots, &self.next_fn);
         let mut sink = PatchSink::new(&mut slots, &mut buffers);
-        let mut written = args.write(&mut sink);
+        let mut written = args.write_read(&mut sink, read);
         let mut done = sink.finish(count);
         if written.is_ok() && done == Finish::Retry {
             let mut sink = PatchSink::fresh(&mut slots, &mut buffers);
-            written = args.write(&mut sink);
+            written = args.write_read(&mut sink, read);
             done = sink.finish(count);
         }
         frame.buffers = buffers;
