@@ -143,8 +143,9 @@ fn data(lua: &Lua, m: &Rc<LuaMod>) -> mlua::Result<Table> {
                 return Ok(LuaValue::Nil);
             }
             let t = lua.create_table()?;
-            for (id, v) in &rows {
-                t.raw_set(id.as_str(), to_lua(lua, v)?)?;
+            for (id, v) in rows {
+                let v = crate::spelling::record_out(&name, v);
+                t.raw_set(id.as_str(), to_lua(lua, &v)?)?;
             }
             cache.raw_set(name.as_str(), &t)?;
             Ok(LuaValue::Table(t))
@@ -160,6 +161,32 @@ fn data(lua: &Lua, m: &Rc<LuaMod>) -> mlua::Result<Table> {
 pub(crate) fn attach(m: &Rc<LuaMod>, t: &Table) -> mlua::Result<()> {
     t.set_metatable(Some(meta(m)?))?;
     Ok(())
+}
+
+/// A `game` whose `save.party` is the list `party` itself (the mon tables a hook's context
+/// also holds, so a mod can match them by identity: `battle.exp_award`'s `ctx.alive`); every
+/// other key of `save` reads the live view on demand, as `game.save` does, and `game.data`
+/// is the one above. Writes to `game` and `game.save` raise.
+pub(crate) fn with_party(m: &Rc<LuaMod>, party: &Table) -> mlua::Result<Table> {
+    let lua = &m.lua;
+    let inner = lua.create_table()?;
+    inner.raw_set("party", party)?;
+    let rest = lua.create_table()?;
+    rest.raw_set(
+        "__index",
+        lua.create_function(
+            |lua, (_, key): (LuaValue, LuaValue)| match self::save(lua)? {
+                LuaValue::Table(full) => full.get::<LuaValue>(key),
+                _ => Ok(LuaValue::Nil),
+            },
+        )?,
+    )?;
+    inner.set_metatable(Some(rest))?;
+    let save = proxy(lua, inner, "game.save")?;
+    let inner_game = lua.create_table()?;
+    inner_game.raw_set("save", save)?;
+    attach(m, &inner_game)?;
+    proxy(lua, inner_game, "game")
 }
 
 /// `mod.game`: a `game` table with nothing of its own (reads `save` / `data` as above).

@@ -285,7 +285,12 @@ impl RegistryHandle {
             return Ok(());
         }
         let value = match value {
-            Some(v) => data(v, &format!("content.{}:{op}({id})", self.name))?,
+            Some(v) => {
+                let at = format!("content.{}:{op}({id})", self.name);
+                let v = data(v, &at)?;
+                crate::spelling::record_in(&self.name, id, v)
+                    .map_err(|e| mlua::Error::runtime(format!("{at}: {e}")))?
+            }
             None => Value::Nil,
         };
         let c = &m.content;
@@ -328,7 +333,7 @@ impl UserData for RegistryHandle {
         methods.add_method("get", |lua, this, id: String| {
             let m = upgrade(&this.m)?;
             match m.content.get(&this.name, &id) {
-                Some(v) => to_lua(lua, &v),
+                Some(v) => to_lua(lua, &crate::spelling::record_out(&this.name, v)),
                 None => Ok(LuaValue::Nil),
             }
         });
@@ -339,6 +344,10 @@ impl UserData for RegistryHandle {
             if m.content.stopped() {
                 return Err(mlua::Error::runtime(BUDGET_EXHAUSTED));
             }
+            let rows = rows
+                .into_iter()
+                .map(|(id, v)| (id, crate::spelling::record_out(&this.name, v)))
+                .collect();
             rows_iterator(lua, rows)
         });
     }
