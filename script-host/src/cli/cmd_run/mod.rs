@@ -275,6 +275,7 @@ pub fn run(opts: &RunOptions) -> i32 {
         }
     }
     if let Some(dir) = &opts.profile {
+        extras.profile = Some(dir.clone());
         match crate::host::session::profile_options(dir) {
             Ok(v) => extras.file_options = v,
             Err(e) => {
