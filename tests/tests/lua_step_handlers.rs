@@ -160,3 +160,37 @@ fn writes_to_the_game_save_copy_reach_the_flags_and_the_bag() {
     assert!(!o.game.save.flags.contains("MOD_STEPPED"), "{t}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn handlers_see_the_party_in_game_save() {
+    // The shape of the public mew-under-the-truck: onInteract walks game.save.party for a
+    // mon that knows a move (moves as {id, pp} records) before offering its branch.
+    let dir = temp_mod(
+        "steparty",
+        "return function(mod)\n\
+           mod.content.map_scripts:register(\"REDS_HOUSE_1F\", { onInteract = function(game, ow, fx, fy)\n\
+             local party = game.save.party or {}\n\
+             local first = party[1]\n\
+             local knows = false\n\
+             for _, mon in ipairs(party) do\n\
+               for _, mv in ipairs(mon.moves or {}) do\n\
+                 if mv.id == \"THUNDERSHOCK\" then knows = true end\n\
+               end\n\
+             end\n\
+             mod.log:info(\"party %d first %s L%d knows %s\", #party, first and first.species or \"-\",\n\
+               first and first.level or 0, tostring(knows))\n\
+             party[1] = nil\n\
+             return false\n  end })\n\
+         end\n",
+    );
+    let o = run_mods(
+        vec![dir.clone()],
+        "press a\ngive PIKACHU 9\ngive RATTATA 4\npress a\n",
+    );
+    let t = &o.transcript;
+    assert!(t.contains("party 0 first - L0 knows false"), "{t}");
+    assert!(t.contains("party 2 first PIKACHU L9 knows true"), "{t}");
+    // The view is a copy: clearing an entry of it changes nothing.
+    assert_eq!(o.game.save.party.len(), 2, "{t}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
