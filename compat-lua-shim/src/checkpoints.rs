@@ -66,13 +66,16 @@ impl UserData for Checkpoints {
                 None => Err(not_lent()),
             });
             match out {
-                Ok(cp) => Ok(MultiValue::from_iter([to_lua(lua, &cp)?])),
+                Ok(cp) => Ok(MultiValue::from_iter([to_lua(
+                    lua,
+                    &crate::spelling::checkpoint_to_lua(cp),
+                )?])),
                 Err(f) => failure(lua, LuaValue::Nil, f),
             }
         });
         methods.add_method("restore", |lua, _, (_game, cp): (LuaValue, LuaValue)| {
             let cp = match from_lua(&cp) {
-                Ok(v) => v,
+                Ok(v) => crate::spelling::checkpoint_from_lua(v),
                 Err(e) => {
                     return failure(
                         lua,

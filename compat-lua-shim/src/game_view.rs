@@ -91,6 +91,7 @@ pub(crate) fn meta(m: &Rc<LuaMod>) -> mlua::Result<Table> {
 
 fn save(lua: &Lua) -> mlua::Result<LuaValue> {
     let v = pallet_engine::game_view::save_view().map_err(mlua::Error::runtime)?;
+    let v = crate::spelling::save_to_lua(v);
     match to_lua(lua, &v)? {
         LuaValue::Table(t) => Ok(LuaValue::Table(save_proxy(lua, t)?)),
         other => Ok(other),

@@ -22,6 +22,12 @@
 //!
 //! **`evolution.check`'s `trigger`** is the Lua engine's table `{kind = "levelup" | "item" |
 //! "trade", item = I}` (Pallet's `"level"`/`"item"`/`"trade"`; `item` is the stone in use).
+//!
+//! **Saved mons** (`game.save.party`, `game.save.boxes`, a checkpoint's `save`): the Lua
+//! engine names a mon's stat blocks in full — `dvs = {attack, defense, speed, special}`,
+//! `stats = {hp, attack, defense, speed, special}`, `statExp = {hp, attack, …}` — where the
+//! save file spells `atk`/`def`/`spe`/`spc` and `stats.maxHp`. The renames are one-to-one, so
+//! a checkpoint read in the Lua spelling restores after [`checkpoint_from_lua`].
 
 use std::collections::BTreeMap;
 
@@ -235,6 +241,97 @@ pub fn trigger_back(trigger: &LuaValue) -> Result<Value, String> {
     }
 }
 
+/// The save file's stat-block keys and the Lua engine's, per block.
+const STAT_KEYS: &[(&str, &[(&str, &str)])] = &[
+    (
+        "dvs",
+        &[
+            ("atk", "attack"),
+            ("def", "defense"),
+            ("spe", "speed"),
+            ("spc", "special"),
+        ],
+    ),
+    (
+        "stats",
+        &[
+            ("maxHp", "hp"),
+            ("atk", "attack"),
+            ("def", "defense"),
+            ("spe", "speed"),
+            ("spc", "special"),
+        ],
+    ),
+    (
+        "statExp",
+        &[
+            ("atk", "attack"),
+            ("def", "defense"),
+            ("spe", "speed"),
+            ("spc", "special"),
+        ],
+    ),
+];
+
+/// Rename one mon's stat-block keys (`to_lua`: save file → Lua engine, else back).
+fn mon_keys(mon: &mut Value, to_lua: bool) {
+    let Value::Map(m) = mon else { return };
+    for (block, pairs) in STAT_KEYS {
+        if let Some(Value::Map(b)) = m.get_mut(*block) {
+            let mut out = BTreeMap::new();
+            for (k, v) in std::mem::take(b) {
+                let renamed = pairs.iter().find_map(|(file, lua)| {
+                    let (from, to) = if to_lua { (file, lua) } else { (lua, file) };
+                    (k == *from).then(|| (*to).to_owned())
+                });
+                out.insert(renamed.unwrap_or(k), v);
+            }
+            *b = out;
+        }
+    }
+}
+
+/// Every mon of a save value (`party`, and each box of `boxes`).
+fn save_mons(save: &mut Value, to_lua: bool) {
+    let Value::Map(m) = save else { return };
+    if let Some(Value::List(party)) = m.get_mut("party") {
+        party.iter_mut().for_each(|mon| mon_keys(mon, to_lua));
+    }
+    if let Some(Value::List(boxes)) = m.get_mut("boxes") {
+        for b in boxes.iter_mut() {
+            if let Value::List(mons) = b {
+                mons.iter_mut().for_each(|mon| mon_keys(mon, to_lua));
+            }
+        }
+    }
+}
+
+/// A save value (`game.save`) as a Lua mod reads it.
+pub fn save_to_lua(mut save: Value) -> Value {
+    save_mons(&mut save, true);
+    save
+}
+
+/// A checkpoint record (`{…, save, …}`) as a Lua mod reads it.
+pub fn checkpoint_to_lua(mut cp: Value) -> Value {
+    if let Value::Map(m) = &mut cp {
+        if let Some(save) = m.get_mut("save") {
+            save_mons(save, true);
+        }
+    }
+    cp
+}
+
+/// A checkpoint a Lua mod hands back, in the engine's spelling.
+pub fn checkpoint_from_lua(mut cp: Value) -> Value {
+    if let Value::Map(m) = &mut cp {
+        if let Some(save) = m.get_mut("save") {
+            save_mons(save, false);
+        }
+    }
+    cp
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -324,6 +421,49 @@ mod tests {
         // Other registries are untouched.
         let items = Value::map([("evolutions", Value::List(vec![lvl.clone()]))]);
         assert_eq!(record_in("items", "X", items.clone()).unwrap(), items);
+    }
+
+    #[test]
+    fn saved_mons_read_the_lua_engines_stat_names_and_go_back() {
+        let stats =
+            |pairs: &[(&str, i64)]| Value::map(pairs.iter().map(|(k, v)| (*k, Value::Int(*v))));
+        let mon = Value::map([
+            ("species", Value::from("PIDGEY")),
+            (
+                "dvs",
+                stats(&[("atk", 3), ("def", 8), ("spe", 6), ("spc", 13)]),
+            ),
+            (
+                "stats",
+                stats(&[
+                    ("maxHp", 19),
+                    ("atk", 9),
+                    ("def", 9),
+                    ("spe", 11),
+                    ("spc", 9),
+                ]),
+            ),
+            (
+                "statExp",
+                stats(&[("hp", 1), ("atk", 2), ("def", 3), ("spe", 4), ("spc", 5)]),
+            ),
+        ]);
+        let save = Value::map([
+            ("party", Value::List(vec![mon.clone()])),
+            ("boxes", Value::List(vec![Value::List(vec![mon.clone()])])),
+        ]);
+        let lua = save_to_lua(save.clone());
+        let p = &lua.get("party").unwrap().as_list().unwrap()[0];
+        assert_eq!(p.get("dvs").unwrap().get("attack"), Some(&Value::Int(3)));
+        assert_eq!(p.get("dvs").unwrap().get("special"), Some(&Value::Int(13)));
+        assert_eq!(p.get("stats").unwrap().get("hp"), Some(&Value::Int(19)));
+        assert_eq!(p.get("stats").unwrap().get("maxHp"), None);
+        assert_eq!(p.get("statExp").unwrap().get("speed"), Some(&Value::Int(4)));
+        let boxed = &lua.get("boxes").unwrap().as_list().unwrap()[0];
+        assert_eq!(boxed.as_list().unwrap()[0], p.clone());
+        // A checkpoint goes back to exactly what it was.
+        let cp = Value::map([("format", Value::Int(1)), ("save", save)]);
+        assert_eq!(checkpoint_from_lua(checkpoint_to_lua(cp.clone())), cp);
     }
 
     #[test]
