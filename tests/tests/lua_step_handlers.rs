@@ -194,3 +194,51 @@ fn handlers_see_the_party_in_game_save() {
     assert_eq!(o.game.save.party.len(), 2, "{t}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn outside_strict_a_step_handlers_choice_that_stops_a_walk_is_dismissed_and_counted() {
+    // The shape of mew-under-the-truck's dock gate: a step handler asks a choice on a cell a
+    // scenario walks through. Without --strict the box is dismissed (B, the choice's last
+    // option), the walk's section is skipped and the run goes on; --strict still stops.
+    let dir = temp_mod(
+        "stepask",
+        "return function(mod)\n\
+           mod.content.map_scripts:register(\"REDS_HOUSE_1F\", { onStep = function(game, ow, x, y)\n\
+             if x ~= 4 then return false end\n\
+             ow:queueScript({ { \"show_text\", \"Going out?\" }, { \"choice\", { \"GO\", \"STAY\" } },\n\
+               { \"jump_if_true\", \"go\" }, { \"show_text\", \"Suit yourself.\" }, { \"label\", \"go\" } })\n\
+             return true\n  end })\n\
+         end\n",
+    );
+    let mods = pallet_script_host::host::ModsOptions {
+        dirs: vec![dir.clone()],
+        no_default_mods: true,
+        ..Default::default()
+    };
+    let play = |strict: bool| {
+        pallet_script_host::cli::cmd_run::play_opts(
+            &pallet_script_host::cli::cmd_run::PlayOptions {
+                version: pallet_engine::world::GameVersion::Red,
+                seed: 5,
+                scenario: "section out\nwalk right 3\nsection after\nexpect map REDS_HOUSE_1F\n",
+                mods: Some(&mods),
+                strict,
+                extras: Default::default(),
+                save: None,
+            },
+        )
+    };
+    let o = play(false).unwrap_or_else(|f| panic!("{}\n{}", f.message, f.transcript));
+    let t = &o.transcript;
+    assert!(t.contains("[text] Suit yourself."), "{t}");
+    assert_eq!(o.differed.len(), 1, "{t}");
+    assert!(
+        o.differed[0]
+            .1
+            .contains("a script's box interrupted the walk"),
+        "{t}"
+    );
+    assert_eq!(o.met, 1, "{t}");
+    assert!(play(true).is_err());
+    let _ = std::fs::remove_dir_all(&dir);
+}
