@@ -8,6 +8,9 @@
 //! `game.ready` to read it in later hooks):
 //! * `save` — a fresh copy of the save ([`pallet_engine::game_view::save_view`]: the lent game
 //!   at a safe point, else the copy of the current tick's start), as a read-only table;
+//! * `stack` — `top()`, the Lua engine's duck-typed top screen (`{isOverworld}`: free roam
+//!   at a safe point) and `writeSave` — `game:writeSave()`, the normal save to the front
+//!   end's file (`pallet run --save`), at a safe point ([`pallet_engine::save_request`]);
 //! * `data` — the merged content registries (`game.data.pokemon`, `.moves`, `.trainers`,
 //!   `.maps`, …, each built on first read from `mod.content` and kept: content is frozen in
 //!   play), as a read-only table.
@@ -79,6 +82,8 @@ pub(crate) fn meta(m: &Rc<LuaMod>) -> mlua::Result<Table> {
             match key.as_string().map(|s| s.to_string_lossy()).as_deref() {
                 Some("save") => save(lua),
                 Some("data") => data(lua, &m).map(LuaValue::Table),
+                Some("stack") => stack(lua).map(LuaValue::Table),
+                Some("writeSave") => write_save(lua).map(LuaValue::Function),
                 _ => Ok(LuaValue::Nil),
             }
         })?,
@@ -87,6 +92,28 @@ pub(crate) fn meta(m: &Rc<LuaMod>) -> mlua::Result<Table> {
     meta.raw_set("__metatable", false)?;
     lua.set_named_registry_value(META, &meta)?;
     Ok(meta)
+}
+
+/// `game.stack`: `top()` (also `:top()`) answers the engine's duck-typed top screen
+/// ([`pallet_engine::save_request::stack_top`], `{isOverworld}`), read when called.
+fn stack(lua: &Lua) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    t.raw_set(
+        "top",
+        lua.create_function(|lua, _: mlua::MultiValue| {
+            to_lua(lua, &pallet_engine::save_request::stack_top())
+        })?,
+    )?;
+    proxy(lua, t, "game.stack")
+}
+
+/// `game:writeSave()`: the normal save, through the engine
+/// ([`pallet_engine::save_request::write_now`]); `true` when written, `false` when a
+/// `save.write` link vetoed it; refusals raise.
+fn write_save(lua: &Lua) -> mlua::Result<mlua::Function> {
+    lua.create_function(|_, _: mlua::MultiValue| {
+        pallet_engine::save_request::write_now().map_err(mlua::Error::runtime)
+    })
 }
 
 fn save(lua: &Lua) -> mlua::Result<LuaValue> {
