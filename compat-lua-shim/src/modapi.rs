@@ -21,7 +21,7 @@
 //! | `world:activeBlockAt(mapId, bx, by)` | RFC 0013: block id or `nil, reason` |
 //! | `datasets:open(version)` | RFC 0015 view or `nil, reason` |
 //! | `mod:read(rel)`, `mod:list(prefix)` | the mod's own files (`nil, err` on failure) |
-//! | `checkpoints:inspect(game)`, `:capture(game)`, `:restore(game, cp)` | RFC 0004: capability table; checkpoint or `nil, code, message`; `true` or `false, code, message` (the engine lends the game at safe points; elsewhere `script_busy`) |
+//! | `checkpoints:inspect(game)`, `:capture(game)`, `:restore(game, cp)`, `:ensureNormalSave(game, cp)` | RFC 0004: capability table; checkpoint or `nil, code, message`; `true` or `false, code, message` (the engine lends the game at safe points; elsewhere `script_busy`); `ensureNormalSave`: `true` once the run's save file exists (written now if not), else `nil, code, message` |
 //! | `storage:context/write/read/list/delete`, `assets:path/info/list` | [`crate::storage`]: a mod-private key/value store in the profile folder; the mod's own files by name (no bytes) |
 //! | `game` | a read-only view: `game.save` (a copy of the save, re-read each time) and `game.data` (the merged content registries), see `crate::game_view` |
 //! | `ui`, `input`, `commands`, `migrations`, … | **nil**: the engine does not provide them (yet), so feature probes take their fallback |
@@ -585,7 +585,7 @@ pub fn build(m: &Rc<LuaMod>, manifest: &Manifest, path: &str) -> mlua::Result<Ta
         table_of(
             lua,
             crate::checkpoints::Checkpoints,
-            &["inspect", "capture", "restore"],
+            &["inspect", "capture", "restore", "ensureNormalSave"],
             "mod.checkpoints",
         )?,
     )?;

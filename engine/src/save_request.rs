@@ -6,6 +6,8 @@
 //! writes the lent game there through [`Game::write_save_file`] (so `save.write` may veto and
 //! `save.writing` fires, as for any save), with the mods' `mod.save` buckets of the loan. A
 //! request outside a safe point, or in a run with no save file, is refused with a message.
+//! [`ensure_written`] is the save-state tools' `checkpoints:ensureNormalSave`: the same write,
+//! only when no save file exists yet.
 
 use std::cell::RefCell;
 use std::path::PathBuf;
@@ -52,6 +54,32 @@ pub fn write_now() -> Result<bool, String> {
                 .to_owned(),
         ),
     })
+}
+
+/// `checkpoints:ensureNormalSave(game, checkpoint)` (the later Lua engine's, for save-state
+/// tools): make sure an ordinary save exists for this playthrough once a tool has committed
+/// its first checkpoint. An existing save file is never rewritten; otherwise the lent game is
+/// written as by [`write_now`]. Refusals: `("save_unavailable", message)` without a save
+/// file or outside a safe point, `("save_failed", message)` for a veto or a write error.
+pub fn ensure_written() -> Result<(), (&'static str, String)> {
+    let Some(path) = TARGET.with(|t| t.borrow().clone()) else {
+        return Err((
+            "save_unavailable",
+            "this run has no save file (pallet run --save PATH names one)".to_owned(),
+        ));
+    };
+    if path.is_file() {
+        return Ok(());
+    }
+    match write_now() {
+        Ok(true) => Ok(()),
+        Ok(false) => Err((
+            "save_failed",
+            "a save.write link vetoed the save".to_owned(),
+        )),
+        Err(e) if e.contains("safe point") => Err(("save_unavailable", e)),
+        Err(e) => Err(("save_failed", e)),
+    }
 }
 
 /// `game.stack:top()`, duck-typed as the Lua engine's mods read it: `{isOverworld = true}`

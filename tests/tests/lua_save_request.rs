@@ -44,17 +44,26 @@ fn temp(name: &str) -> PathBuf {
 }
 
 fn run(target: Option<PathBuf>) -> RunOutcome {
-    let dir = temp("save-request-mod");
+    // Mom's text box first, then out of the house (a map change wants another save).
+    run_with(
+        target,
+        MAIN,
+        "talk\nclose\nwalk right 1\nwalk left 1\nwalk down 3\n",
+    )
+}
+
+fn run_with(target: Option<PathBuf>, main: &str, scenario: &str) -> RunOutcome {
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = temp(&format!("save-request-mod-{n}"));
     std::fs::write(dir.join("manifest.json"), lua_manifest("autosaver", "")).unwrap();
-    std::fs::write(dir.join("main.lua"), MAIN).unwrap();
+    std::fs::write(dir.join("main.lua"), main).unwrap();
     let mods = ModsOptions {
         dirs: vec![dir],
         no_default_mods: true,
         ..Default::default()
     };
     pallet_engine::save_request::set_target(target);
-    // Mom's text box first, then out of the house (a map change wants another save).
-    let scenario = "talk\nclose\nwalk right 1\nwalk left 1\nwalk down 3\n";
     let out = play_opts(&PlayOptions {
         version: pallet_engine::world::GameVersion::Red,
         seed: 3,
@@ -100,4 +109,32 @@ fn without_a_save_file_write_save_raises() {
         "{t}"
     );
     assert!(!t.contains("save.writing"), "{t}");
+}
+
+#[test]
+fn ensure_normal_save_writes_the_file_once_and_never_rewrites_it() {
+    // savestates' anchor after its first committed checkpoint (`checkpoints:ensureNormalSave`).
+    let main = r#"return function(mod)
+  mod.events:on("mod.autosaver.anchor", function()
+    local ok, code, msg = mod.checkpoints:ensureNormalSave(mod.game, nil)
+    mod.log:info("anchor %s %s %s", tostring(ok), tostring(code), tostring(msg))
+  end)
+end"#;
+    let scenario = "signal autosaver anchor\nwalk right 1\nwalk left 1\nwalk down 3\n\
+                    signal autosaver anchor\n";
+    let dir = temp("save-anchor");
+    let path = dir.join("game.sav");
+    let o = run_with(Some(path.clone()), main, scenario);
+    let t = &o.transcript;
+    assert_eq!(t.matches("anchor true nil nil").count(), 2, "{t}");
+    // Written at the first call (in the house), kept at the second (in Pallet Town).
+    let (saved, _) =
+        pallet_engine::game::Game::load_save_file(&path, 1, o.game.rt.clone()).unwrap();
+    assert_eq!(saved.save.player.map, "REDS_HOUSE_1F", "{t}");
+    let o = run_with(None, main, "signal autosaver anchor\n");
+    assert!(
+        o.transcript.contains("anchor nil save_unavailable"),
+        "{}",
+        o.transcript
+    );
 }
