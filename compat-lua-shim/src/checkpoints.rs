@@ -66,13 +66,28 @@ impl UserData for Checkpoints {
                 None => Err(not_lent()),
             });
             match out {
-                Ok(cp) => Ok(MultiValue::from_iter([to_lua(lua, &cp)?])),
+                Ok(cp) => Ok(MultiValue::from_iter([to_lua(
+                    lua,
+                    &crate::spelling::checkpoint_to_lua(cp),
+                )?])),
                 Err(f) => failure(lua, LuaValue::Nil, f),
+            }
+        });
+        // The later engine's save-state anchor: an ordinary save for this playthrough exists
+        // after the call (`true`), else `nil, code, message`.
+        methods.add_method("ensureNormalSave", |lua, _, _args: MultiValue| {
+            match pallet_engine::save_request::ensure_written() {
+                Ok(()) => Ok(MultiValue::from_iter([LuaValue::Boolean(true)])),
+                Err((code, message)) => Ok(MultiValue::from_iter([
+                    LuaValue::Nil,
+                    LuaValue::String(lua.create_string(code)?),
+                    LuaValue::String(lua.create_string(message)?),
+                ])),
             }
         });
         methods.add_method("restore", |lua, _, (_game, cp): (LuaValue, LuaValue)| {
             let cp = match from_lua(&cp) {
-                Ok(v) => v,
+                Ok(v) => crate::spelling::checkpoint_from_lua(v),
                 Err(e) => {
                     return failure(
                         lua,

@@ -52,6 +52,29 @@ impl From<CrossError> for mlua::Error {
     }
 }
 
+thread_local! {
+    /// The host callables alive right now (by function identity): left out of data (the
+    /// `ctx.applyShare` of a running `battle.exp_award`, `crate::share`).
+    static HOST_CALLABLES: std::cell::RefCell<std::collections::BTreeSet<usize>> =
+        const { std::cell::RefCell::new(std::collections::BTreeSet::new()) };
+}
+
+/// Mark `f` as a host callable: a table holding it converts without it.
+pub(crate) fn mark_host_callable(f: &mlua::Function) {
+    HOST_CALLABLES.with(|l| l.borrow_mut().insert(f.to_pointer() as usize));
+}
+
+/// `f` is no longer a host callable (its call ended).
+pub(crate) fn forget_host_callable(f: &mlua::Function) {
+    HOST_CALLABLES.with(|l| l.borrow_mut().remove(&(f.to_pointer() as usize)));
+}
+
+/// Is `f` a live host callable?
+pub fn is_host_callable(f: &mlua::Function) -> bool {
+    let p = f.to_pointer() as usize;
+    HOST_CALLABLES.with(|l| l.borrow().contains(&p))
+}
+
 /// A Lua value for `v` (a fresh copy).
 pub fn to_lua(lua: &Lua, v: &Value) -> mlua::Result<LuaValue> {
     Ok(match v {
@@ -201,7 +224,7 @@ fn convert(
             Ok(Value::map([(ScriptRng::MARKER, Value::Int(state))]))
         }
         // `ctx.applyShare` handed back inside `ctx`: the host's own callable, left out.
-        LuaValue::Function(f) if crate::share::is_host_callable(f) => Ok(Value::Nil),
+        LuaValue::Function(f) if is_host_callable(f) => Ok(Value::Nil),
         other => Err(CrossError(format!(
             "a {} cannot cross into the engine (only data: nil, booleans, numbers, strings, tables)",
             other.type_name()

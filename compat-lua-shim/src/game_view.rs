@@ -8,6 +8,9 @@
 //! `game.ready` to read it in later hooks):
 //! * `save` — a fresh copy of the save ([`pallet_engine::game_view::save_view`]: the lent game
 //!   at a safe point, else the copy of the current tick's start), as a read-only table;
+//! * `stack` — `top()`, the Lua engine's duck-typed top screen (`{isOverworld}`: free roam
+//!   at a safe point) and `writeSave` — `game:writeSave()`, the normal save to the front
+//!   end's file (`pallet run --save`), at a safe point ([`pallet_engine::save_request`]);
 //! * `data` — the merged content registries (`game.data.pokemon`, `.moves`, `.trainers`,
 //!   `.maps`, …, each built on first read from `mod.content` and kept: content is frozen in
 //!   play), as a read-only table.
@@ -79,6 +82,8 @@ pub(crate) fn meta(m: &Rc<LuaMod>) -> mlua::Result<Table> {
             match key.as_string().map(|s| s.to_string_lossy()).as_deref() {
                 Some("save") => save(lua),
                 Some("data") => data(lua, &m).map(LuaValue::Table),
+                Some("stack") => stack(lua).map(LuaValue::Table),
+                Some("writeSave") => write_save(lua).map(LuaValue::Function),
                 _ => Ok(LuaValue::Nil),
             }
         })?,
@@ -89,8 +94,31 @@ pub(crate) fn meta(m: &Rc<LuaMod>) -> mlua::Result<Table> {
     Ok(meta)
 }
 
+/// `game.stack`: `top()` (also `:top()`) answers the engine's duck-typed top screen
+/// ([`pallet_engine::save_request::stack_top`], `{isOverworld}`), read when called.
+fn stack(lua: &Lua) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    t.raw_set(
+        "top",
+        lua.create_function(|lua, _: mlua::MultiValue| {
+            to_lua(lua, &pallet_engine::save_request::stack_top())
+        })?,
+    )?;
+    proxy(lua, t, "game.stack")
+}
+
+/// `game:writeSave()`: the normal save, through the engine
+/// ([`pallet_engine::save_request::write_now`]); `true` when written, `false` when a
+/// `save.write` link vetoed it; refusals raise.
+fn write_save(lua: &Lua) -> mlua::Result<mlua::Function> {
+    lua.create_function(|_, _: mlua::MultiValue| {
+        pallet_engine::save_request::write_now().map_err(mlua::Error::runtime)
+    })
+}
+
 fn save(lua: &Lua) -> mlua::Result<LuaValue> {
     let v = pallet_engine::game_view::save_view().map_err(mlua::Error::runtime)?;
+    let v = crate::spelling::save_to_lua(v);
     match to_lua(lua, &v)? {
         LuaValue::Table(t) => Ok(LuaValue::Table(save_proxy(lua, t)?)),
         other => Ok(other),
@@ -143,8 +171,9 @@ fn data(lua: &Lua, m: &Rc<LuaMod>) -> mlua::Result<Table> {
                 return Ok(LuaValue::Nil);
             }
             let t = lua.create_table()?;
-            for (id, v) in &rows {
-                t.raw_set(id.as_str(), to_lua(lua, v)?)?;
+            for (id, v) in rows {
+                let v = crate::spelling::record_out(&name, v);
+                t.raw_set(id.as_str(), to_lua(lua, &v)?)?;
             }
             cache.raw_set(name.as_str(), &t)?;
             Ok(LuaValue::Table(t))
@@ -160,6 +189,32 @@ fn data(lua: &Lua, m: &Rc<LuaMod>) -> mlua::Result<Table> {
 pub(crate) fn attach(m: &Rc<LuaMod>, t: &Table) -> mlua::Result<()> {
     t.set_metatable(Some(meta(m)?))?;
     Ok(())
+}
+
+/// A `game` whose `save.party` is the list `party` itself (the mon tables a hook's context
+/// also holds, so a mod can match them by identity: `battle.exp_award`'s `ctx.alive`); every
+/// other key of `save` reads the live view on demand, as `game.save` does, and `game.data`
+/// is the one above. Writes to `game` and `game.save` raise.
+pub(crate) fn with_party(m: &Rc<LuaMod>, party: &Table) -> mlua::Result<Table> {
+    let lua = &m.lua;
+    let inner = lua.create_table()?;
+    inner.raw_set("party", party)?;
+    let rest = lua.create_table()?;
+    rest.raw_set(
+        "__index",
+        lua.create_function(
+            |lua, (_, key): (LuaValue, LuaValue)| match self::save(lua)? {
+                LuaValue::Table(full) => full.get::<LuaValue>(key),
+                _ => Ok(LuaValue::Nil),
+            },
+        )?,
+    )?;
+    inner.set_metatable(Some(rest))?;
+    let save = proxy(lua, inner, "game.save")?;
+    let inner_game = lua.create_table()?;
+    inner_game.raw_set("save", save)?;
+    attach(m, &inner_game)?;
+    proxy(lua, inner_game, "game")
 }
 
 /// `mod.game`: a `game` table with nothing of its own (reads `save` / `data` as above).

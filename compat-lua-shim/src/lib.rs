@@ -29,6 +29,7 @@ mod rawcall;
 pub mod reads;
 pub mod sandbox;
 pub mod share;
+pub mod spelling;
 pub mod stack;
 pub mod storage;
 pub mod string_flood;

@@ -120,8 +120,9 @@ struct TypedLink<H> {
     params_only: Vec<(usize, ReadPaths)>,
     /// The wrapper may read its `next` (one that never does gets `nil`: no closure made).
     next_read: bool,
-    /// `ctx.applyShare` of the running `battle.exp_award` call ([`crate::share`]).
-    share_fn: RefCell<Option<Function>>,
+    /// `ctx.applyShare` of the running `battle.exp_award` call and the party tables it
+    /// matches mons with ([`crate::share`]).
+    share_fn: RefCell<Option<(Function, crate::share::PartyTables)>>,
     /// The `game` metatable ([`crate::game_view`]) and the `game` parameter's index, when the
     /// hook has one and the wrapper may read it.
     game_meta: Option<(Table, usize)>,
@@ -131,6 +132,24 @@ struct TypedLink<H> {
 /// Does hook `H` hand its wrappers `ctx.applyShare` (`battle.exp_award`)?
 fn has_apply_share<H: Hook>() -> bool {
     H::ID == <hooks::BattleExpAward as Hook>::ID
+}
+
+/// Is `H` `evolution.check` (whose `evo` and `trigger` Lua reads in the Lua engine's spelling,
+/// [`crate::spelling`])?
+fn is_evolution_check<H: Hook>() -> bool {
+    H::ID == <hooks::EvolutionCheck as Hook>::ID
+}
+
+/// Parameters of `H` the shim rewrites after the push, so they are pushed whole (never cut
+/// to the fields the wrapper reads: the fields it reads are the rewritten ones).
+fn rewritten_params<H: Hook>() -> &'static [&'static str] {
+    if has_apply_share::<H>() {
+        &["ctx"]
+    } else if is_evolution_check::<H>() {
+        &["evo", "trigger"]
+    } else {
+        &[]
+    }
 }
 
 fn wrap_typed<H>(
@@ -158,6 +177,7 @@ where
     let params_read = reads.hook_params(n);
     let names = <H::Args as ArgList>::NAMES;
     let params_only: Vec<(usize, ReadPaths)> = (0..n)
+        .filter(|&j| !rewritten_params::<H>().contains(&names[j]))
         .filter_map(|j| {
             let mut paths = reads.keys(j + 1)?.clone();
             // `ctx.rng` is replaced by a userdata after the push when its marker is found
@@ -213,7 +233,7 @@ where
         let _budget = m.host.budget.enter(DISPATCH_LIMIT);
         let shares = if has_apply_share::<H>() {
             let shares = crate::share::new(&m.lua).map_err(|e| m.failure(&e))?;
-            *self.share_fn.borrow_mut() = Some(shares.f.clone());
+            *self.share_fn.borrow_mut() = Some((shares.f.clone(), shares.party.clone()));
             Some(shares)
         } else {
             None
@@ -368,13 +388,32 @@ where
         }
         if has_apply_share::<H>() {
             let share = self.share_fn.borrow();
-            if let (Some(f), Some(pos)) = (&*share, names.iter().position(|n| *n == "ctx")) {
+            if let (Some((f, party)), Some(pos)) = (&*share, names.iter().position(|n| *n == "ctx"))
+            {
                 let index = next_index + 1 + pos as c_int;
                 if capi::lua_type(state, index) == capi::LUA_TTABLE {
                     capi::lua_pushlstring_(state, c"applyShare".as_ptr(), 10);
                     raw.push(f)?;
                     capi::lua_rawset(state, index);
+                    if let LuaValue::Table(ctx) = LuaValue::from_stack(index, raw)? {
+                        *party.borrow_mut() = crate::share::lua_view(&self.m, &ctx)?;
+                    }
                 }
+            }
+        }
+        if is_evolution_check::<H>() {
+            let at = |n: &str| names.iter().position(|x| *x == n);
+            if let (Some(e), Some(t)) = (at("evo"), at("trigger")) {
+                let (ei, ti) = (next_index + 1 + e as c_int, next_index + 1 + t as c_int);
+                let (evo, trigger) = crate::spelling::check_args_to_lua(
+                    &m.lua,
+                    LuaValue::from_stack(ei, raw)?,
+                    LuaValue::from_stack(ti, raw)?,
+                )?;
+                raw.push(&evo)?;
+                capi::lua_replace(state, ei);
+                raw.push(&trigger)?;
+                capi::lua_replace(state, ti);
             }
         }
         Ok(())
@@ -553,16 +592,34 @@ where
         let next = unsafe { &mut *(ptr as *mut Next<'_, H>) };
         let mut args = Vec::with_capacity(call.replace.len());
         for (i, a) in call.replace.iter().enumerate() {
-            // Data only (functions a mod left in a table are dropped); `ctx.rng` crosses
-            // back as `{__rng = state}`.
-            args.push(from_lua_data_only(a).map_err(|e| {
+            let param = info.params.get(i).copied().unwrap_or("extra");
+            let bad = |e: String| {
                 mlua::Error::runtime(format!(
-                    "bad argument #{} to next of hook {} ({}): {e}",
+                    "bad argument #{} to next of hook {} ({param}): {e}",
                     i + 1,
                     info.name,
-                    info.params.get(i).copied().unwrap_or("extra")
                 ))
-            })?);
+            };
+            // The Lua engine's spellings back into the engine's (`crate::share`,
+            // `crate::spelling`).
+            let back = match (a, param) {
+                (LuaValue::Table(ctx), "ctx") if has_apply_share::<H>() => {
+                    Some(crate::share::ctx_back(ctx).map_err(|e| bad(e.to_string()))?)
+                }
+                (_, "evo") if is_evolution_check::<H>() => {
+                    Some(crate::spelling::evo_back(a).map_err(bad)?)
+                }
+                (_, "trigger") if is_evolution_check::<H>() => {
+                    Some(crate::spelling::trigger_back(a).map_err(bad)?)
+                }
+                _ => None,
+            };
+            // Data only (functions a mod left in a table are dropped); `ctx.rng` crosses
+            // back as `{__rng = state}`.
+            args.push(match back {
+                Some(v) => v,
+                None => from_lua_data_only(a).map_err(|e| bad(e.0))?,
+            });
         }
         // Fewer arguments than the hook has: the missing trailing ones are this link's own.
         // A mod written for the Lua engine passes what that engine's hook had (`next(battle)`

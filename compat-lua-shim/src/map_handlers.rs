@@ -159,7 +159,13 @@ fn run_step(
     }
     let budget = m.host.budget.clone();
     let _frame = budget.enter(DISPATCH_LIMIT);
-    let (game, view) = map_step_handlers::step_args(ow, ctx);
+    let (mut game, view) = map_step_handlers::step_args(ow, ctx);
+    // `game.save.party` in the Lua engine's spelling (`crate::spelling`; never written back).
+    if let pallet_api::Value::Map(g) = &mut game {
+        if let Some(save) = g.remove("save") {
+            g.insert("save".to_owned(), crate::spelling::save_to_lua(save));
+        }
+    }
     let lua = &m.lua;
     let queued: Rc<std::cell::RefCell<Vec<pallet_api::Value>>> = Rc::default();
     let game_table = to_lua(lua, &game).map_err(|e| at(e.to_string()))?;

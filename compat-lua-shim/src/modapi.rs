@@ -21,7 +21,7 @@
 //! | `world:activeBlockAt(mapId, bx, by)` | RFC 0013: block id or `nil, reason` |
 //! | `datasets:open(version)` | RFC 0015 view or `nil, reason` |
 //! | `mod:read(rel)`, `mod:list(prefix)` | the mod's own files (`nil, err` on failure) |
-//! | `checkpoints:inspect(game)`, `:capture(game)`, `:restore(game, cp)` | RFC 0004: capability table; checkpoint or `nil, code, message`; `true` or `false, code, message` (the engine lends the game at safe points; elsewhere `script_busy`) |
+//! | `checkpoints:inspect(game)`, `:capture(game)`, `:restore(game, cp)`, `:ensureNormalSave(game, cp)` | RFC 0004: capability table; checkpoint or `nil, code, message`; `true` or `false, code, message` (the engine lends the game at safe points; elsewhere `script_busy`); `ensureNormalSave`: `true` once the run's save file exists (written now if not), else `nil, code, message` |
 //! | `storage:context/write/read/list/delete`, `assets:path/info/list` | [`crate::storage`]: a mod-private key/value store in the profile folder; the mod's own files by name (no bytes) |
 //! | `game` | a read-only view: `game.save` (a copy of the save, re-read each time) and `game.data` (the merged content registries), see `crate::game_view` |
 //! | `ui`, `input`, `commands`, `migrations`, … | **nil**: the engine does not provide them (yet), so feature probes take their fallback |
@@ -285,7 +285,12 @@ impl RegistryHandle {
             return Ok(());
         }
         let value = match value {
-            Some(v) => data(v, &format!("content.{}:{op}({id})", self.name))?,
+            Some(v) => {
+                let at = format!("content.{}:{op}({id})", self.name);
+                let v = data(v, &at)?;
+                crate::spelling::record_in(&self.name, id, v)
+                    .map_err(|e| mlua::Error::runtime(format!("{at}: {e}")))?
+            }
             None => Value::Nil,
         };
         let c = &m.content;
@@ -328,7 +333,7 @@ impl UserData for RegistryHandle {
         methods.add_method("get", |lua, this, id: String| {
             let m = upgrade(&this.m)?;
             match m.content.get(&this.name, &id) {
-                Some(v) => to_lua(lua, &v),
+                Some(v) => to_lua(lua, &crate::spelling::record_out(&this.name, v)),
                 None => Ok(LuaValue::Nil),
             }
         });
@@ -339,6 +344,10 @@ impl UserData for RegistryHandle {
             if m.content.stopped() {
                 return Err(mlua::Error::runtime(BUDGET_EXHAUSTED));
             }
+            let rows = rows
+                .into_iter()
+                .map(|(id, v)| (id, crate::spelling::record_out(&this.name, v)))
+                .collect();
             rows_iterator(lua, rows)
         });
     }
@@ -576,7 +585,7 @@ pub fn build(m: &Rc<LuaMod>, manifest: &Manifest, path: &str) -> mlua::Result<Ta
         table_of(
             lua,
             crate::checkpoints::Checkpoints,
-            &["inspect", "capture", "restore"],
+            &["inspect", "capture", "restore", "ensureNormalSave"],
             "mod.checkpoints",
         )?,
     )?;

@@ -159,16 +159,34 @@ impl Storage {
     }
 }
 
+/// `storage:context(game)`: the Lua engine's scope of a store, `{engineVersion, gameVersion,
+/// playthroughId}` (the identity a checkpoint of this game carries, so a save-state mod can
+/// match its snapshots), plus `modId` and Pallet's `game`. `playthroughId` is absent until the
+/// game has one (`checkpoints:inspect` makes it) or when no game can be read.
+fn context(id: String, game: &str) -> Value {
+    let playthrough = pallet_engine::game_view::save_view()
+        .ok()
+        .and_then(|s| s.get("meta")?.get("playthroughId").cloned())
+        .filter(|v| matches!(v, Value::Str(_)));
+    let mut pairs = vec![
+        ("modId", Value::Str(id)),
+        ("game", Value::from(game)),
+        ("gameVersion", Value::from(game)),
+        ("engineVersion", Value::from(env!("CARGO_PKG_VERSION"))),
+    ];
+    if let Some(p) = playthrough {
+        pairs.push(("playthroughId", p));
+    }
+    Value::map(pairs)
+}
+
 impl UserData for Storage {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         methods.add_method("context", |lua, this, _game: LuaValue| {
             match (this.root(), this.0.upgrade()) {
                 (Ok((_, id)), Some(m)) => Ok(MultiValue::from_iter([to_lua(
                     lua,
-                    &Value::map([
-                        ("modId", Value::Str(id)),
-                        ("game", Value::from(m.host.game.get().as_str())),
-                    ]),
+                    &context(id, m.host.game.get().as_str()),
                 )?])),
                 (Err((code, msg)), _) => fail(lua, LuaValue::Nil, code, &msg),
                 (_, None) => fail(lua, LuaValue::Nil, "storage_unavailable", "unloaded"),

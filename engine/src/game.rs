@@ -116,6 +116,7 @@ macro_rules! world_ctx {
             bag: &mut save.inventory,
             names: (&save.player.name, &save.player.rival),
             observer: crate::world_reads::OBSERVER,
+            party: &save.party,
         };
     };
 }

@@ -12,6 +12,7 @@ pub mod pokemon;
 pub mod public_records;
 pub mod rng;
 pub mod save;
+pub mod save_request;
 pub mod types;
 pub mod world;
 pub mod world_facade;

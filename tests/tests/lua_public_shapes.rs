@@ -430,7 +430,33 @@ fn state_store_keeps_records_across_runs_in_its_private_folder() {
     let _ = std::fs::remove_dir_all(&profile);
 }
 
+/// A party of `hps.len()` mons with those HPs (detached records, as the engine sends them).
+fn party(hps: &[i64]) -> Vec<Value> {
+    hps.iter()
+        .enumerate()
+        .map(|(i, &hp)| {
+            Value::map([
+                (
+                    "species",
+                    Value::from(["RATTATA", "PIDGEY", "ODDISH", "MANKEY"][i % 4]),
+                ),
+                ("level", Value::Int(5)),
+                ("hp", Value::Int(hp)),
+                ("maxHp", Value::Int(20)),
+            ])
+        })
+        .collect()
+}
+
 fn exp_award(env: &Env, alive: Vec<u8>) -> (Vec<pallet_api::catalog::hooks::ExpShare>, bool) {
+    exp_award_in(env, alive, Vec::new())
+}
+
+fn exp_award_in(
+    env: &Env,
+    alive: Vec<u8>,
+    party: Vec<Value>,
+) -> (Vec<pallet_api::catalog::hooks::ExpShare>, bool) {
     use pallet_api::catalog::hooks::{
         BattleExpAward, BattleExpAwardArgs, ExpAwardContext, ExpShare,
     };
@@ -440,6 +466,7 @@ fn exp_award(env: &Env, alive: Vec<u8>) -> (Vec<pallet_api::catalog::hooks::ExpS
             battle: pallet_api::catalog::common::BattleInfo::default(),
             participants: alive.len() as u8,
             alive: alive.clone(),
+            party,
         },
     };
     let out = env.rt.call::<BattleExpAward>(args, |a| {
@@ -458,50 +485,81 @@ fn exp_award(env: &Env, alive: Vec<u8>) -> (Vec<pallet_api::catalog::hooks::ExpS
     (out, vanilla_ran.get())
 }
 
+fn share(slot: u8, split: u8, announce: bool) -> pallet_api::catalog::hooks::ExpShare {
+    pallet_api::catalog::hooks::ExpShare {
+        slot,
+        split,
+        announce,
+    }
+}
+
 #[test]
-fn party_exp_share_awards_through_the_host_provided_apply_share() {
-    use pallet_api::catalog::hooks::ExpShare;
+fn party_exp_share_pays_the_standing_bench_through_apply_share() {
     let id = "shape-party-exp-share";
     let env = load(&[lua_fixture(id)], vec![]);
     env.assert_loaded(id);
-    let (shares, vanilla) = exp_award(&env, vec![0, 2, 3]);
+    // RATTATA fought; PIDGEY and MANKEY stood on the bench; ODDISH fainted.
+    let (shares, vanilla) = exp_award_in(&env, vec![0], party(&[20, 15, 0, 9]));
     assert!(!vanilla, "the mod replaces the vanilla split");
     assert_eq!(
         shares,
-        [0, 2, 3]
-            .map(|slot| ExpShare {
-                slot,
-                split: 1,
-                announce: true
-            })
-            .to_vec()
+        vec![share(0, 1, true), share(1, 1, true), share(3, 1, true)]
     );
-    // The option is read live; the callable is fresh per call (no share leaks into the next).
+    // Two fighters, a HALF bench share (split doubled), the bench not announced: the options
+    // are read live, and the callable is fresh per call (no share leaks into the next).
     let env = load_with(
         &[lua_fixture(id)],
         vec![],
         Setup {
             content: Content::new(),
-            options: vec![(id.into(), "announce".into(), Value::Bool(false))],
+            options: vec![
+                (id.into(), "bench".into(), Value::Float(0.5)),
+                (id.into(), "announce".into(), Value::Bool(false)),
+            ],
         },
     );
+    let (shares, _) = exp_award_in(&env, vec![0, 1], party(&[20, 15, 0, 9]));
     assert_eq!(
-        exp_award(&env, vec![1]).0,
-        vec![ExpShare {
-            slot: 1,
-            split: 1,
-            announce: false
-        }]
+        shares,
+        vec![share(0, 2, true), share(1, 2, true), share(3, 4, false)]
     );
-    assert_eq!(
-        exp_award(&env, vec![4]).0,
-        vec![ExpShare {
-            slot: 4,
-            split: 1,
-            announce: false
-        }]
-    );
+    // Without party records (an engine that sends none) the fighters are still paid.
+    assert_eq!(exp_award(&env, vec![4]).0, vec![share(4, 1, true)]);
     assert_eq!(saved(&env, id, "awards"), Some(Value::Int(2)));
+}
+
+#[test]
+fn exp_award_ctx_speaks_the_lua_engines_spelling() {
+    // ctx.alive entries are the very tables of ctx.battle.game.save.party, ctx.party is not
+    // there, and a next(ctx) after reading it all hands the engine its own context back.
+    let env = load(
+        &[],
+        vec![lua_mod(
+            "probe",
+            "return function(mod) mod.hooks:wrap('battle.exp_award', function(next, ctx) \
+               local party = ctx.battle.game.save.party \
+               mod.log:info('same=%s second=%s party=%s species=%s n=%d', \
+                 tostring(ctx.alive[1] == party[2]), tostring(ctx.alive[2] == party[4]), \
+                 tostring(ctx.party), party[2].species, #party) \
+               local ok, e = pcall(function() ctx.battle.game.save.party = {} end) \
+               mod.log:info('write: %s', tostring(e)) \
+               return next(ctx) end) end",
+        )],
+    );
+    env.assert_loaded("probe");
+    let (shares, vanilla) = exp_award_in(&env, vec![1, 3], party(&[20, 15, 0, 9]));
+    assert!(vanilla);
+    assert_eq!(shares, vec![share(1, 2, true), share(3, 2, true)]);
+    let feed = unprefixed(&env.feed());
+    assert!(
+        feed.contains(&"same=true second=true party=nil species=PIDGEY n=4".to_owned()),
+        "{feed:?}"
+    );
+    assert!(
+        feed.iter()
+            .any(|l| l.starts_with("write: ") && l.contains("read-only")),
+        "{feed:?}"
+    );
 }
 
 #[test]
@@ -563,7 +621,7 @@ fn apply_share_mixes_with_next_and_refuses_bad_shares() {
     assert!(
         env.feed()
             .iter()
-            .any(|l| l.contains("applyShare: mon must be a party slot")),
+            .any(|l| l.contains("applyShare: mon must be a mon of ctx.alive")),
         "{:?}",
         env.feed()
     );
@@ -725,11 +783,16 @@ fn trade_evolution_patcher_rewrites_trade_rows_over_the_merged_view() {
             .and_then(|r| r.get("evolutions"))
             .cloned()
     };
+    // Written in the Lua engine's spelling, stored in Pallet's: the level row first, the
+    // trade row kept.
     assert_eq!(
         evo("KADABRA"),
-        Some(Value::List(vec![level("ALAKAZAM", 37)]))
+        Some(Value::List(vec![level("ALAKAZAM", 37), trade("ALAKAZAM")]))
     );
-    assert_eq!(evo("GRAVELER"), Some(Value::List(vec![level("GOLEM", 37)])));
+    assert_eq!(
+        evo("GRAVELER"),
+        Some(Value::List(vec![level("GOLEM", 37), trade("GOLEM")]))
+    );
     assert_eq!(
         evo("PIDGEY"),
         Some(Value::List(vec![level("PIDGEOTTO", 18)]))

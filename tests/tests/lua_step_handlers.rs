@@ -160,3 +160,85 @@ fn writes_to_the_game_save_copy_reach_the_flags_and_the_bag() {
     assert!(!o.game.save.flags.contains("MOD_STEPPED"), "{t}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn handlers_see_the_party_in_game_save() {
+    // The shape of the public mew-under-the-truck: onInteract walks game.save.party for a
+    // mon that knows a move (moves as {id, pp} records) before offering its branch.
+    let dir = temp_mod(
+        "steparty",
+        "return function(mod)\n\
+           mod.content.map_scripts:register(\"REDS_HOUSE_1F\", { onInteract = function(game, ow, fx, fy)\n\
+             local party = game.save.party or {}\n\
+             local first = party[1]\n\
+             local knows = false\n\
+             for _, mon in ipairs(party) do\n\
+               for _, mv in ipairs(mon.moves or {}) do\n\
+                 if mv.id == \"THUNDERSHOCK\" then knows = true end\n\
+               end\n\
+             end\n\
+             mod.log:info(\"party %d first %s L%d knows %s\", #party, first and first.species or \"-\",\n\
+               first and first.level or 0, tostring(knows))\n\
+             party[1] = nil\n\
+             return false\n  end })\n\
+         end\n",
+    );
+    let o = run_mods(
+        vec![dir.clone()],
+        "press a\ngive PIKACHU 9\ngive RATTATA 4\npress a\n",
+    );
+    let t = &o.transcript;
+    assert!(t.contains("party 0 first - L0 knows false"), "{t}");
+    assert!(t.contains("party 2 first PIKACHU L9 knows true"), "{t}");
+    // The view is a copy: clearing an entry of it changes nothing.
+    assert_eq!(o.game.save.party.len(), 2, "{t}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn outside_strict_a_step_handlers_choice_that_stops_a_walk_is_dismissed_and_counted() {
+    // The shape of mew-under-the-truck's dock gate: a step handler asks a choice on a cell a
+    // scenario walks through. Without --strict the box is dismissed (B, the choice's last
+    // option), the walk's section is skipped and the run goes on; --strict still stops.
+    let dir = temp_mod(
+        "stepask",
+        "return function(mod)\n\
+           mod.content.map_scripts:register(\"REDS_HOUSE_1F\", { onStep = function(game, ow, x, y)\n\
+             if x ~= 4 then return false end\n\
+             ow:queueScript({ { \"show_text\", \"Going out?\" }, { \"choice\", { \"GO\", \"STAY\" } },\n\
+               { \"jump_if_true\", \"go\" }, { \"show_text\", \"Suit yourself.\" }, { \"label\", \"go\" } })\n\
+             return true\n  end })\n\
+         end\n",
+    );
+    let mods = pallet_script_host::host::ModsOptions {
+        dirs: vec![dir.clone()],
+        no_default_mods: true,
+        ..Default::default()
+    };
+    let play = |strict: bool| {
+        pallet_script_host::cli::cmd_run::play_opts(
+            &pallet_script_host::cli::cmd_run::PlayOptions {
+                version: pallet_engine::world::GameVersion::Red,
+                seed: 5,
+                scenario: "section out\nwalk right 3\nsection after\nexpect map REDS_HOUSE_1F\n",
+                mods: Some(&mods),
+                strict,
+                extras: Default::default(),
+                save: None,
+            },
+        )
+    };
+    let o = play(false).unwrap_or_else(|f| panic!("{}\n{}", f.message, f.transcript));
+    let t = &o.transcript;
+    assert!(t.contains("[text] Suit yourself."), "{t}");
+    assert_eq!(o.differed.len(), 1, "{t}");
+    assert!(
+        o.differed[0]
+            .1
+            .contains("a script's box interrupted the walk"),
+        "{t}"
+    );
+    assert_eq!(o.met, 1, "{t}");
+    assert!(play(true).is_err());
+    let _ = std::fs::remove_dir_all(&dir);
+}

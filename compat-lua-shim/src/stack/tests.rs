@@ -333,6 +333,7 @@ fn every_catalog_hook_takes_the_positional_fast_path() {
             battle: battle(),
             participants: 2,
             alive: vec![0, 2],
+            party: Vec::new(),
         },
     });
     positional::<SaveWrite>(SaveWriteArgs { game: game() });

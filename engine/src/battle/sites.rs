@@ -291,6 +291,7 @@ pub(crate) fn exp_award<R: BattleRng>(
                 battle: live::info(b),
                 participants: count,
                 alive,
+                party: p.party.iter().map(|m| live::mon_record(b, m)).collect(),
             },
         };
         let shares = rt.call::<live::BattleExpAward>(args, |_| {

@@ -127,12 +127,18 @@ impl MapScriptRegistry {
             .collect()
     }
 
-    /// The winning talk handler for `text` on `map`, with its owner.
+    /// The winning talk handler for `text` on `map`, with its owner. A contribution's key is
+    /// the NPC's text label (`_PalletTownGirlText`) or pokered's text constant for it
+    /// (`TEXT_PALLETTOWN_GIRL`, the Lua engine's talk keys): see [`same_text`].
     pub fn talk(&self, map: &str, text: &str) -> Option<(String, Handler)> {
         self.active(map).find_map(|e| {
-            e.contribution
-                .talk
-                .get(text)
+            let talk = &e.contribution.talk;
+            talk.get(text)
+                .or_else(|| {
+                    talk.iter()
+                        .find(|(k, _)| same_text(k, text))
+                        .map(|(_, h)| h)
+                })
                 .map(|h| (e.owner.clone(), h.clone()))
         })
     }
@@ -159,6 +165,25 @@ impl MapScriptRegistry {
     pub fn owners(&self, map: &str) -> Vec<String> {
         self.active(map).map(|e| e.owner.clone()).collect()
     }
+}
+
+/// Does talk key `key`, a pokered text constant (`TEXT_VERMILIONCITY_SAILOR1`), name the NPC
+/// whose text label is `label` (`_VermilionCitySailor1Text`)? Both spell the map and the
+/// object's name: compared upper-cased without the `TEXT_` / `_`…`Text` affixes and
+/// underscores (`VERMILIONCITYSAILOR1`).
+pub fn same_text(key: &str, label: &str) -> bool {
+    let (Some(k), Some(l)) = (
+        key.strip_prefix("TEXT_"),
+        label.strip_prefix('_').and_then(|l| l.strip_suffix("Text")),
+    ) else {
+        return false;
+    };
+    let k = k.bytes().filter(|b| *b != b'_');
+    let l = l
+        .bytes()
+        .filter(|b| *b != b'_')
+        .map(|b| b.to_ascii_uppercase());
+    l.clone().next().is_some() && k.eq(l)
 }
 
 /// The two arguments a mod's function map handler is called with, the same in every host:
@@ -189,6 +214,30 @@ mod tests {
         c.talk
             .insert("_T".into(), Handler::Rows(vec![ScriptRow::StopMusic; rows]));
         c
+    }
+
+    #[test]
+    fn pokered_text_constants_name_the_npc_labels() {
+        assert!(same_text("TEXT_PALLETTOWN_GIRL", "_PalletTownGirlText"));
+        assert!(same_text(
+            "TEXT_VERMILIONCITY_SAILOR1",
+            "_VermilionCitySailor1Text"
+        ));
+        assert!(!same_text("TEXT_PALLETTOWN_GIRL", "_PalletTownFisherText"));
+        assert!(!same_text("TEXT_PALLETTOWN_GIRL", "PalletTownGirl"));
+        assert!(!same_text("TEXT_", "_Text"));
+        let mut r = MapScriptRegistry::new();
+        let mut c = Contribution::default();
+        c.talk.insert(
+            "TEXT_PALLETTOWN_GIRL".into(),
+            Handler::Rows(vec![ScriptRow::StopMusic]),
+        );
+        r.contribute("PALLET_TOWN", "quests", 0, c);
+        assert_eq!(
+            r.talk("PALLET_TOWN", "_PalletTownGirlText").unwrap().0,
+            "quests"
+        );
+        assert!(r.talk("PALLET_TOWN", "_PalletTownFisherText").is_none());
     }
 
     #[test]

@@ -48,17 +48,20 @@ impl StepKind {
 }
 
 /// The `game` and `ow` arguments of a step/interact handler (data copies):
-/// `game = {mapId, save = {flags = {FLAG = true, …}, inventory = {ITEM = count, …}}}`,
-/// `ow = {mapId, player = {cellX, cellY, facing}}`.
+/// `game = {mapId, save = {flags = {FLAG = true, …}, inventory = {ITEM = count, …}, party}}`
+/// (`party` as the save spells it, the same records as `game.save.party` elsewhere: `species`,
+/// `level`, `moves = {{id, pp}, …}`, …; read-only: a handler's changes to it are not written
+/// back), `ow = {mapId, player = {cellX, cellY, facing}}`.
 pub fn step_args(ow: &Overworld, ctx: &WorldCtx<'_>) -> (Value, Value) {
     let player = ow.player();
     let flags = crate::save::data::flag_map(ctx.flags.set_flags());
     let inventory = crate::save::data::item_map(ctx.bag);
+    let party = pallet_api::value::to_value(ctx.party).unwrap_or(Value::List(Vec::new()));
     let game = Value::map([
         ("mapId", Value::from(ow.map_id())),
         (
             "save",
-            Value::map([("flags", flags), ("inventory", inventory)]),
+            Value::map([("flags", flags), ("inventory", inventory), ("party", party)]),
         ),
     ]);
     let view = Value::map([

@@ -109,6 +109,8 @@ pub struct WorldCtx<'a> {
     pub names: (&'a str, &'a str),
     /// Where changes a mid-tick reader must see at once are reported ([`ChangeObserver`]).
     pub observer: ChangeObserver,
+    /// The party, read-only (step/interact handlers see it as `game.save.party`).
+    pub party: &'a [crate::save::MonRecord],
 }
 
 /// Where the overworld reports, as they happen, the changes a reader in the middle of a tick

@@ -63,6 +63,7 @@ impl H {
                 bag: &mut bag,
                 names: ("RED", "BLUE"),
                 observer: super::overworld::ChangeObserver::NONE,
+                party: &[],
             };
             Overworld::new(maps, scripts, &WarpTarget::new(map, x, y, facing), &mut ctx).unwrap()
         };
@@ -109,6 +110,7 @@ impl H {
             bag: &mut self.bag,
             names: ("RED", "BLUE"),
             observer: super::overworld::ChangeObserver::NONE,
+            party: &[],
         };
         f(&mut self.ow, &mut ctx)
     }

@@ -102,7 +102,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "SAVE")]
     pub load: Option<std::path::PathBuf>,
     /// Profile folder: per-mod option values from DIR/options/<MOD>.json (a JSON object
-    /// `{"key": value}`); `--option` overrides them.
+    /// `{"key": value}`; `--option` overrides them) and Lua mods' `mod.storage` in
+    /// DIR/storage/<MOD>/.
     #[arg(long, value_name = "DIR")]
     pub profile: Option<std::path::PathBuf>,
 }

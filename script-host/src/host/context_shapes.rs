@@ -86,7 +86,7 @@ pub const HOOK_SHAPES: &[(&str, &[(&str, &str)])] = &[
     (
         "battle.exp_award",
         &[
-            ("ctx", "#{alive: [int], battle: #{kind: string, oppClass: string, partyIndex: int, turn: int}, participants: int}"),
+            ("ctx", "#{alive: [int], battle: #{kind: string, oppClass: string, partyIndex: int, turn: int}, participants: int, party: [#{level: int, species: string}]}"),
         ],
     ),
     (

@@ -38,6 +38,9 @@ pub struct LoadExtras {
     pub file_options: Vec<(String, String, pallet_api::Value)>,
     pub options: Vec<(String, String, pallet_api::Value)>,
     pub mod_data: Option<pallet_api::Value>,
+    /// The profile folder (`--profile`): Lua mods' `mod.storage` lives in
+    /// `PROFILE/storage/<id>/` (none: storage answers `storage_unavailable`).
+    pub profile: Option<PathBuf>,
 }
 
 /// Loaded mods of one run.
@@ -129,6 +132,7 @@ impl ModSession {
             loader.set_content_check(check);
             slot
         });
+        lua.set_profile(extras.profile.clone());
         loader.add_host(Box::new(host));
         loader.add_host(Box::new(lua));
         for (id, key, value) in extras.file_options.iter().chain(&extras.options) {

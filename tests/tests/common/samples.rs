@@ -236,6 +236,7 @@ pub fn exp_award() -> (hooks::BattleExpAwardArgs, Vec<hooks::ExpShare>) {
                 battle: battle(),
                 participants: 2,
                 alive: vec![0, 2],
+                party: vec![mon(), mon(), mon()],
             },
         },
         vec![

@@ -215,6 +215,12 @@ pub struct ExpAwardContext {
     pub participants: u8,
     /// Party slots (0-based) of the living participants.
     pub alive: Vec<u8>,
+    /// The player's party as the battle has it, by slot (detached mon records: `species`,
+    /// `name`, `level`, `exp`, `hp`, `maxHp`, `status`, `moves`): who a share may go to.
+    /// The Lua view spells it as the Lua engine does (`ctx.battle.game.save.party`, with
+    /// `ctx.alive` holding those same mon tables).
+    #[serde(default)]
+    pub party: Vec<Value>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -275,6 +275,7 @@ pub fn run(opts: &RunOptions) -> i32 {
         }
     }
     if let Some(dir) = &opts.profile {
+        extras.profile = Some(dir.clone());
         match crate::host::session::profile_options(dir) {
             Ok(v) => extras.file_options = v,
             Err(e) => {
@@ -293,6 +294,8 @@ pub fn run(opts: &RunOptions) -> i32 {
         },
         None => None,
     };
+    // A script's `game:writeSave()` writes where the run's final save goes.
+    pallet_engine::save_request::set_target(opts.save.clone());
     let outcome = play_opts(&PlayOptions {
         version: opts.version,
         seed: opts.seed,
@@ -302,6 +305,7 @@ pub fn run(opts: &RunOptions) -> i32 {
         extras,
         save,
     });
+    pallet_engine::save_request::set_target(None);
     match outcome {
         Ok(outcome) => {
             let mut code = 0;

@@ -45,6 +45,7 @@ pub struct RunOptions {
     pub options: Vec<String>,
     /// `--load SAVE`: continue from this save.
     pub load: Option<PathBuf>,
-    /// `--profile DIR`: option values from `DIR/options/<mod id>.json`.
+    /// `--profile DIR`: option values from `DIR/options/<mod id>.json`, `mod.storage` in
+    /// `DIR/storage/<mod id>/`.
     pub profile: Option<PathBuf>,
 }

@@ -145,6 +145,30 @@ impl Player {
         Ok(())
     }
 
+    /// A script's text or choice box is up in the overworld (no battle).
+    fn script_box_up(&self) -> bool {
+        self.game.battle().is_none() && self.game.busy().map(|b| b.as_str()) == Some("screen_busy")
+    }
+
+    /// Close a script's boxes: text with A, a choice with B (its last option); stops at a
+    /// battle the script started, which the next walk flees.
+    fn dismiss(&mut self) -> Result<(), String> {
+        for _ in 0..MAX_COMMAND_TICKS {
+            let choice_up = matches!(
+                self.game.overworld().and_then(|o| o.screen()),
+                Some(pallet_engine::world::overworld::Screen::Choice { .. })
+            );
+            match self.game.busy() {
+                _ if self.game.battle().is_some() => return Ok(()),
+                _ if choice_up => self.tick(Input::B),
+                Some(b) if b.as_str() == "screen_busy" => self.tick(Input::A),
+                Some(_) => self.tick(Input::None),
+                None => return Ok(()),
+            }
+        }
+        Err("a script's boxes never closed".into())
+    }
+
     fn close(&mut self) -> Result<(), String> {
         for _ in 0..MAX_COMMAND_TICKS {
             // A script's choice box is the scenario's to answer (`press a` / `press b`).
@@ -250,9 +274,19 @@ impl Player {
                 // A mod may put a door, a wall or a person on the scenario's path. Outside
                 // --strict that is a changed expectation: the rest of the section is skipped,
                 // and the next section's `expect map MAP X Y` puts the player back on course.
+                // So may a mod's script box (a step handler's text or choice) stop the walk: it
+                // is dismissed (a choice answered with B, its last option) and counted the same.
                 match self.walk(*d, *n) {
                     Err(e) if !self.strict && self.game.busy().is_none() => {
                         self.expectation(Err(format!("{e}; the rest of this section is skipped")))?;
+                        self.skip_section = true;
+                    }
+                    Err(e) if !self.strict && self.script_box_up() => {
+                        self.dismiss()?;
+                        self.expectation(Err(format!(
+                            "{e} (a script's box interrupted the walk; dismissed, a choice with B); \
+                             the rest of this section is skipped"
+                        )))?;
                         self.skip_section = true;
                     }
                     r => r?,
