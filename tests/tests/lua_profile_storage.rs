@@ -34,7 +34,9 @@ fn temp(name: &str) -> PathBuf {
 }
 
 fn run(profile: Option<PathBuf>) -> String {
-    let dir = temp("profile-storage-mod");
+    // One mod folder per run: the tests run in parallel in one process.
+    let tag = if profile.is_some() { "with" } else { "without" };
+    let dir = temp(&format!("profile-storage-mod-{tag}"));
     std::fs::write(dir.join("manifest.json"), lua_manifest("store-probe", "")).unwrap();
     std::fs::write(dir.join("main.lua"), MAIN).unwrap();
     let mods = ModsOptions {
