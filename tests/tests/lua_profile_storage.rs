@@ -8,7 +8,7 @@ mod lua_support;
 
 use std::path::PathBuf;
 
-use lua_support::lua_manifest;
+use lua_support::{fresh_temp_dir, lua_manifest};
 use pallet_script_host::cli::cmd_run::{play_opts, PlayOptions};
 use pallet_script_host::host::session::LoadExtras;
 use pallet_script_host::host::ModsOptions;
@@ -26,17 +26,10 @@ const MAIN: &str = r#"return function(mod)
   end)
 end"#;
 
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pallet-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn run(profile: Option<PathBuf>) -> String {
     // One mod folder per run: the tests run in parallel in one process.
     let tag = if profile.is_some() { "with" } else { "without" };
-    let dir = temp(&format!("profile-storage-mod-{tag}"));
+    let dir = fresh_temp_dir(&format!("profile-storage-mod-{tag}"));
     std::fs::write(dir.join("manifest.json"), lua_manifest("store-probe", "")).unwrap();
     std::fs::write(dir.join("main.lua"), MAIN).unwrap();
     let mods = ModsOptions {
@@ -62,7 +55,7 @@ fn run(profile: Option<PathBuf>) -> String {
 
 #[test]
 fn a_profile_folder_holds_lua_mods_storage() {
-    let profile = temp("profile-storage");
+    let profile = fresh_temp_dir("profile-storage");
     let t = run(Some(profile.clone()));
     let version = env!("CARGO_PKG_VERSION");
     assert!(

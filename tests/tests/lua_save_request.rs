@@ -7,7 +7,7 @@ mod lua_support;
 
 use std::path::PathBuf;
 
-use lua_support::lua_manifest;
+use lua_support::{fresh_temp_dir, lua_manifest};
 use pallet_script_host::cli::cmd_run::{play_opts, PlayOptions, RunOutcome};
 use pallet_script_host::host::ModsOptions;
 
@@ -36,13 +36,6 @@ const MAIN: &str = r#"return function(mod)
   end)
 end"#;
 
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pallet-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn run(target: Option<PathBuf>) -> RunOutcome {
     // Mom's text box first, then out of the house (a map change wants another save).
     run_with(
@@ -55,7 +48,7 @@ fn run(target: Option<PathBuf>) -> RunOutcome {
 fn run_with(target: Option<PathBuf>, main: &str, scenario: &str) -> RunOutcome {
     static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = temp(&format!("save-request-mod-{n}"));
+    let dir = fresh_temp_dir(&format!("save-request-mod-{n}"));
     std::fs::write(dir.join("manifest.json"), lua_manifest("autosaver", "")).unwrap();
     std::fs::write(dir.join("main.lua"), main).unwrap();
     let mods = ModsOptions {
@@ -79,7 +72,7 @@ fn run_with(target: Option<PathBuf>, main: &str, scenario: &str) -> RunOutcome {
 
 #[test]
 fn write_save_writes_the_front_ends_file_once_the_player_roams_free() {
-    let dir = temp("save-request");
+    let dir = fresh_temp_dir("save-request");
     let path = dir.join("game.sav");
     let o = run(Some(path.clone()));
     let t = &o.transcript;
@@ -122,7 +115,7 @@ fn ensure_normal_save_writes_the_file_once_and_never_rewrites_it() {
 end"#;
     let scenario = "signal autosaver anchor\nwalk right 1\nwalk left 1\nwalk down 3\n\
                     signal autosaver anchor\n";
-    let dir = temp("save-anchor");
+    let dir = fresh_temp_dir("save-anchor");
     let path = dir.join("game.sav");
     let o = run_with(Some(path.clone()), main, scenario);
     let t = &o.transcript;

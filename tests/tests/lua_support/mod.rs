@@ -93,6 +93,15 @@ pub fn rhai_mod<'a>(id: &'a str, main: &str) -> Mem<'a> {
     }
 }
 
+/// An empty folder `<tmp>/pallet-<name>-<pid>` (removed first if a previous run left it). Use
+/// a distinct `name` per test: the tests of one file run in parallel in one process.
+pub fn fresh_temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pallet-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// A legacy manifest (api 2, as the survey's mods ship them) plus `extra` JSON fields.
 pub fn lua_manifest(id: &str, extra: &str) -> String {
     format!(
