@@ -112,6 +112,7 @@ pub trait DatasetsApi {
 pub const WORLD_METHODS: &[(&str, &str)] = &[
     ("current", "current"),
     ("map_overview", "mapOverview"),
+    ("overworld", "overworld"),
     ("replace_block", "replaceBlock"),
     ("queue_script", "queueScript"),
     ("get_flag", "getFlag"),

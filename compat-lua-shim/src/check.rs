@@ -150,14 +150,14 @@ pub fn check_mod(dir: &Path, manifest: &Manifest) -> LuaReport {
                 ));
             }
         }
-        if let Some(line) = text
-            .lines()
-            .position(|l| l.split("--").next().unwrap_or("").contains("love."))
-        {
+        if let Some(line) = text.lines().position(|l| {
+            let code = l.split("--").next().unwrap_or("");
+            code.replace("love.math.random", "").contains("love.")
+        }) {
             report.notes.push(finding(
                 path,
                 Some(line + 1),
-                "uses LÖVE (love.*): Pallet has no LÖVE runtime; rendering and platform calls do not load".to_owned(),
+                "uses LÖVE (love.*): Pallet has no LÖVE runtime (only love.math.random); rendering and platform calls do not load".to_owned(),
             ));
         }
     }

@@ -24,6 +24,7 @@ pub mod map_handlers;
 pub mod mod_state;
 pub mod modapi;
 pub mod next_frames;
+mod overworld_view;
 pub mod pattern_cost;
 mod rawcall;
 pub mod reads;

@@ -140,10 +140,16 @@ fn is_evolution_check<H: Hook>() -> bool {
     H::ID == <hooks::EvolutionCheck as Hook>::ID
 }
 
+/// Is `H` `movement.collision` (whose `ctx.mover` is the state's player table when the player
+/// moves, [`crate::overworld_view`])?
+fn is_movement_collision<H: Hook>() -> bool {
+    H::ID == <hooks::MovementCollision as Hook>::ID
+}
+
 /// Parameters of `H` the shim rewrites after the push, so they are pushed whole (never cut
 /// to the fields the wrapper reads: the fields it reads are the rewritten ones).
 fn rewritten_params<H: Hook>() -> &'static [&'static str] {
-    if has_apply_share::<H>() {
+    if has_apply_share::<H>() || is_movement_collision::<H>() {
         &["ctx"]
     } else if is_evolution_check::<H>() {
         &["evo", "trigger"]
@@ -398,6 +404,14 @@ where
                     if let LuaValue::Table(ctx) = LuaValue::from_stack(index, raw)? {
                         *party.borrow_mut() = crate::share::lua_view(&self.m, &ctx)?;
                     }
+                }
+            }
+        }
+        if is_movement_collision::<H>() {
+            if let Some(pos) = names.iter().position(|n| *n == "ctx") {
+                let index = next_index + 1 + pos as c_int;
+                if let LuaValue::Table(ctx) = LuaValue::from_stack(index, raw)? {
+                    crate::overworld_view::collision_mover(&m.lua, &ctx)?;
                 }
             }
         }

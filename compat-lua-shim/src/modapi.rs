@@ -373,7 +373,9 @@ fn content_table(lua: &Lua, m: Weak<LuaMod>) -> mlua::Result<Table> {
 
 // ----- world ---------------------------------------------------------------------------------
 
-struct World;
+/// `mod.world`, carrying its mod's id (a mid-tick action deferred to the end of the tick
+/// reports a refusal on that mod's log).
+struct World(Rc<str>);
 
 impl UserData for World {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
@@ -400,7 +402,7 @@ impl UserData for World {
         // The `world` facade (issue 17) under the Lua engine's names: one implementation in
         // `pallet_engine::world_facade`; a refusal is `nil, reason, message`.
         for &(name, lua_name) in pallet_api::facades::WORLD_METHODS {
-            methods.add_method(lua_name, move |lua, _, args: MultiValue| {
+            methods.add_method(lua_name, move |lua, this, args: MultiValue| {
                 let refuse = |reason: &str, message: &str| {
                     Ok(MultiValue::from_iter([
                         LuaValue::Nil,
@@ -415,7 +417,12 @@ impl UserData for World {
                         Err(e) => return refuse("invalid argument", &e.to_string()),
                     }
                 }
-                match pallet_engine::world_facade::call_lent(name, &values) {
+                match pallet_engine::world_facade::call_lent_by(Some(&this.0), name, &values) {
+                    Ok(v) if name == "overworld" => {
+                        Ok(MultiValue::from_iter([crate::overworld_view::to_lua_view(
+                            lua, &v,
+                        )?]))
+                    }
                     Ok(v) => Ok(MultiValue::from_iter([to_lua(lua, &v)?])),
                     Err(f) => refuse(f.reason, &f.message),
                 }
@@ -579,7 +586,15 @@ pub fn build(m: &Rc<LuaMod>, manifest: &Manifest, path: &str) -> mlua::Result<Ta
     let world_methods: Vec<&str> = std::iter::once("activeBlockAt")
         .chain(pallet_api::facades::WORLD_METHODS.iter().map(|m| m.1))
         .collect();
-    api.raw_set("world", table_of(lua, World, &world_methods, "mod.world")?)?;
+    api.raw_set(
+        "world",
+        table_of(
+            lua,
+            World(manifest.id.as_str().into()),
+            &world_methods,
+            "mod.world",
+        )?,
+    )?;
     api.raw_set(
         "checkpoints",
         table_of(

@@ -16,7 +16,8 @@
 //!   with a pointer to `mod:read`/`mod:list`/`mod.save`; engine internals (`src.*`) and anything
 //!   else fail with a clear message, so `pcall(require, "src.x")` probes take their fallback;
 //! * `math.random`/`math.randomseed` on a per-mod seeded generator (deterministic, not C's
-//!   process-global `rand()`); `print` goes to the mod log; `collectgarbage` only reports and
+//!   process-global `rand()`), also as `love.math.random` (the only LÖVE member: `love.graphics`
+//!   and the rest are absent); `print` goes to the mod log; `collectgarbage` only reports and
 //!   collects (`stop` and tuning options are no-ops).
 //!
 //! Absent: io, package, dofile, loadfile, getfenv, setfenv, newproxy, module, gcinfo,
@@ -474,10 +475,17 @@ fn install_misc(lua: &Lua, g: &Table, log: ModLog, rng: Rc<ModRng>) -> mlua::Res
 
     let math: Table = g.get("math")?;
     let r = rng.clone();
-    math.set(
-        "random",
-        lua.create_function(move |_, (m, n): (Option<f64>, Option<f64>)| r.lua_random(m, n))?,
-    )?;
+    let random =
+        lua.create_function(move |_, (m, n): (Option<f64>, Option<f64>)| r.lua_random(m, n))?;
+    math.set("random", random.clone())?;
+    // LÖVE's one platform-free call mods make: `love.math.random` (the same arguments as
+    // `math.random`), on the same per-mod generator. Nothing else of LÖVE exists, so
+    // `love and love.graphics` probes take their fallback.
+    let love_math = lua.create_table()?;
+    love_math.set("random", random)?;
+    let love = lua.create_table()?;
+    love.set("math", love_math)?;
+    g.set("love", love)?;
     math.set(
         "randomseed",
         lua.create_function(move |_, x: f64| {

@@ -9,6 +9,7 @@ use std::rc::Rc;
 // Battles started from the overworld (the battle mode); a child module so it reaches the
 // game's parts.
 mod battle_mode;
+mod deferred_io;
 mod evolution_io;
 mod hooks_io;
 pub mod item_effects;
@@ -241,6 +242,11 @@ impl Game {
         let surfing = p.surfing;
         let maps = self.maps.clone();
         let scripts = Rc::clone(&self.scripts);
+        // This game's reads from now on (a game before it on this thread left its copies and
+        // deferred actions): the flags now, the overworld as it loads (`map.entered` reads it).
+        crate::world_deferred::clear();
+        crate::world_reads::clear();
+        self.publish_reads();
         world_ctx!(self, _ow, ctx);
         let mut ow = Overworld::new(maps, scripts, &at, &mut ctx).map_err(GameError::Overworld)?;
         if surfing {

@@ -15,6 +15,7 @@ pub mod save;
 pub mod save_request;
 pub mod types;
 pub mod world;
+pub mod world_deferred;
 pub mod world_facade;
 pub mod world_reads;
 pub mod world_values;

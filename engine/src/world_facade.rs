@@ -7,9 +7,11 @@
 //! signal): its arguments are validated (unknown ids get a did-you-mean), it is refused with a
 //! stable reason at an unsafe moment, and what it returns is a copy — never a handle on live
 //! state. Outside a safe point (a hook or event dispatched mid-tick) there is no game to act
-//! on: the reads (`current`, `map_overview`, `get_flag`) answer from the engine's published
-//! copies ([`crate::world_reads`]), and every other method is refused the way `checkpoints`
-//! refuses it: `"a battle is already running"` inside a battle round, else `"world is busy"`.
+//! on: the reads (`current`, `map_overview`, `overworld`, `get_flag`) answer from the engine's
+//! published copies ([`crate::world_reads`]); `spawn_npc`, `remove_npc`, `start_wild_battle`
+//! and `set_flag` are checked and deferred to the end of the tick ([`crate::world_deferred`]); every other
+//! method is refused the way `checkpoints` refuses it: `"a battle is already running"` inside a
+//! battle round (where nothing is deferred either), else `"world is busy"`.
 
 use std::collections::BTreeMap;
 
@@ -21,24 +23,23 @@ use crate::checkpoint::lend::unsettled_refusal;
 use crate::game::lend::with_lent;
 use crate::game::{Game, Mode};
 use crate::world::{BusyState, Direction, ScriptRow};
+use crate::world_deferred::Action;
+pub use crate::world_deferred::DEFERRABLE;
 use crate::world_values::{flag_name, overview_of, position_value, string_arg};
-pub use crate::world_values::{INVALID_FLAG, NO_OVERWORLD};
+pub use crate::world_values::{
+    BATTLE_RUNNING, INVALID_FLAG, INVALID_NPC, MAP_NOT_LIVE, MID_WARP, NO_HEALTHY_PARTY,
+    NO_OVERWORLD, UNKNOWN_SPECIES,
+};
 
-pub const BATTLE_RUNNING: &str = "a battle is already running";
 pub const WORLD_BUSY: &str = "world is busy";
 pub const SCRIPT_RUNNING: &str = "a script is already running";
-pub const MID_WARP: &str = "the world is mid-warp";
-pub const UNKNOWN_SPECIES: &str = "unknown species";
 pub const BAD_LEVEL: &str = "level must be a whole number 1..100";
-pub const NO_HEALTHY_PARTY: &str = "no healthy party";
 pub const UNKNOWN_ITEM: &str = "unknown item";
 pub const BAD_COUNT: &str = "count must be a whole number 1..99";
 pub const BAG_FULL: &str = "bag is full";
 pub const NO_ROOM: &str = "no room for the pokemon";
 pub const UNKNOWN_MAP: &str = "unknown map";
-pub const MAP_NOT_LIVE: &str = "map is not live";
 pub const INVALID_SCRIPT: &str = "invalid script";
-pub const INVALID_NPC: &str = "invalid npc";
 pub const INVALID_BLOCK: &str = "invalid block";
 pub const UNKNOWN_METHOD: &str = "unknown method";
 pub const UNKNOWN_OBJECT: &str = "unknown object";
@@ -51,11 +52,56 @@ fn fail(reason: &'static str, message: impl Into<String>) -> WorldFailure {
 
 /// Call `method` (snake_case) on the game lent right now; refused outside a safe point.
 pub fn call_lent(method: &str, args: &[Value]) -> Result<Value, WorldFailure> {
+    call_lent_by(None, method, args)
+}
+
+/// [`call_lent`] for the mod `owner`. Mid-tick (no game lent, outside a battle round) the
+/// reads answer from the engine's published copies, the [`DEFERRABLE`] writes are checked and
+/// queued for the end of the tick (a refusal when applied goes to `owner`'s log), and every
+/// other method is refused.
+pub fn call_lent_by(
+    owner: Option<&str>,
+    method: &str,
+    args: &[Value],
+) -> Result<Value, WorldFailure> {
     with_lent(|lent| match lent {
         Some(l) => call(l.game, method, args),
-        // Mid-tick: the reads answer from the engine's published copies; writes are refused.
-        None => crate::world_reads::read(method, args).unwrap_or_else(|| Err(outside_safe_point())),
+        None => {
+            crate::world_reads::read(method, args).unwrap_or_else(|| defer(owner, method, args))
+        }
     })
+}
+
+/// A mid-tick write: queued when it may be ([`DEFERRABLE`], not inside a battle round), its
+/// arguments checked now; the answer is what the method answers once applied.
+fn defer(owner: Option<&str>, method: &str, args: &[Value]) -> Result<Value, WorldFailure> {
+    if !DEFERRABLE.contains(&method) || unsettled_refusal().is_some() {
+        return Err(outside_safe_point());
+    }
+    let arg = |i: usize| args.get(i).unwrap_or(&Value::Nil);
+    let (action, answer) = match method {
+        "spawn_npc" => deferred_spawn(arg(0), arg(1))?,
+        "remove_npc" => {
+            let id = string_arg(arg(0), INVALID_NPC, "npc id")?.to_owned();
+            let map = crate::world_reads::with_published(|p| p.map(|p| p.map_id.to_owned()));
+            (Action::RemoveNpc { map, id }, Value::Bool(true))
+        }
+        "start_wild_battle" => {
+            let species = string_arg(arg(0), UNKNOWN_SPECIES, "species")?.to_owned();
+            let level = level_arg(arg(1))?;
+            (
+                Action::StartWildBattle { species, level },
+                Value::Bool(true),
+            )
+        }
+        _ => {
+            let name = flag_name(arg(0))?.to_owned();
+            let on = set_flag_value(arg(1));
+            (Action::SetFlag { name, on }, Value::Bool(on))
+        }
+    };
+    crate::world_deferred::push(owner, action)?;
+    Ok(answer)
 }
 
 /// The refusal outside a lending scope.
@@ -68,7 +114,8 @@ pub fn outside_safe_point() -> WorldFailure {
         None => fail(
             WORLD_BUSY,
             "the world acts only at safe points (game.ready, input.step, core.update, a signal \
-             between ticks); from a hook or event dispatched mid-tick it only reads",
+             between ticks); from a hook or event dispatched mid-tick it only reads, and \
+             defers spawn_npc, remove_npc, start_wild_battle and set_flag to the end of the tick",
         ),
     }
 }
@@ -79,6 +126,7 @@ pub fn call(game: &mut Game, method: &str, args: &[Value]) -> Result<Value, Worl
     match method {
         "current" => current(game),
         "map_overview" => map_overview(game),
+        "overworld" => overworld(game),
         "replace_block" => replace_block(game, arg(0), arg(1), arg(2)),
         "queue_script" => queue_script(game, arg(0)),
         "get_flag" => get_flag(game, arg(0)),
@@ -163,6 +211,14 @@ fn current(game: &Game) -> Result<Value, WorldFailure> {
 fn map_overview(game: &Game) -> Result<Value, WorldFailure> {
     need_overworld(game)?;
     Ok(overview_of(game.overworld().expect("checked")))
+}
+
+/// `overworld()` → `{map, player, entities}` (a copy; see [`crate::world_values::overworld_of`]).
+fn overworld(game: &Game) -> Result<Value, WorldFailure> {
+    need_overworld(game)?;
+    Ok(crate::world_values::overworld_of(
+        game.overworld().expect("checked"),
+    ))
 }
 
 fn get_flag(game: &Game, name: &Value) -> Result<Value, WorldFailure> {
@@ -303,21 +359,67 @@ fn queue_script(game: &mut Game, rows: &Value) -> Result<Value, WorldFailure> {
     Ok(Value::Bool(true))
 }
 
+/// A mid-tick `spawn_npc`: checked against the published overworld (the active map, the
+/// cell free of the player, NPCs and spawns already queued), its id reserved and answered now.
+fn deferred_spawn(map_id: &Value, def: &Value) -> Result<(Action, Value), WorldFailure> {
+    let map_id = string_arg(map_id, UNKNOWN_MAP, "map id")?.to_owned();
+    let npc = npc_spec(def)?;
+    crate::world_reads::with_published(|p| {
+        let Some(p) = p else {
+            return Err(fail(NO_OVERWORLD, "there is no overworld right now"));
+        };
+        if p.map_id != map_id {
+            return Err(fail(
+                MAP_NOT_LIVE,
+                format!("{map_id} is not the active map ({})", p.map_id),
+            ));
+        }
+        let (x, y) = npc.at;
+        if x >= p.size.0 || y >= p.size.1 {
+            return Err(fail(INVALID_NPC, "npc position out of bounds"));
+        }
+        let queued = crate::world_deferred::reserved_cells(&map_id);
+        let occupied = p.player.contains(&npc.at)
+            || p.npcs.iter().any(|n| (n.1, n.2) == npc.at)
+            || queued.contains(&npc.at);
+        if occupied {
+            return Err(fail(INVALID_NPC, "npc position is occupied"));
+        }
+        let reserved = crate::world_deferred::reserved_npc_ids(&map_id);
+        let id = crate::world::objects::npc_id_free_of(&npc.name, |id| {
+            p.npcs.iter().any(|n| n.0 == id) || reserved.iter().any(|r| r == id)
+        });
+        let action = Action::SpawnNpc {
+            map: map_id.clone(),
+            id: id.clone(),
+            at: npc.at,
+            facing: npc.facing,
+            text: npc.text,
+        };
+        Ok((action, Value::Str(id)))
+    })
+}
+
+/// `set_flag`'s value: absent sets, else its truthiness.
+fn set_flag_value(value: &Value) -> bool {
+    match value {
+        Value::Nil => true,
+        other => other.truthy(),
+    }
+}
+
 /// `set_flag(name, value)`: raises `flag.changed` on a real change.
 fn set_flag(game: &mut Game, name: &Value, value: &Value) -> Result<Value, WorldFailure> {
     let name = string_arg(name, INVALID_FLAG, "flag name")?.to_owned();
     need_settled(game, false)?;
-    let on = match value {
-        Value::Nil => true,
-        other => other.truthy(),
-    };
+    let on = set_flag_value(value);
     game.set_flag(&name, on);
     Ok(Value::Bool(on))
 }
 
-/// `spawn_npc(mapId, {name, x, y, facing?, text?})` → the NPC's id (its name). The active map
-/// only; a runtime object, not saved, and no `world.object_toggled` (the reference raises
-/// that from `toggleObject` only).
+/// `spawn_npc(mapId, {name, x, y, facing?, text?})` → the NPC's id (its name, or `name#2`, …
+/// when that is taken). The active map only; a runtime object, not saved, and no
+/// `world.object_toggled` (the reference raises that from `toggleObject` only).
 fn spawn_npc(game: &mut Game, map_id: &Value, def: &Value) -> Result<Value, WorldFailure> {
     need_settled(game, true)?;
     let map_id = string_arg(map_id, UNKNOWN_MAP, "map id")?;
@@ -337,6 +439,23 @@ fn spawn_npc(game: &mut Game, map_id: &Value, def: &Value) -> Result<Value, Worl
             format!("{map_id} is not the active map ({active})"),
         ));
     }
+    let npc = npc_spec(def)?;
+    match game.with_world(|ow, _| ow.spawn_npc(&npc.name, npc.at, npc.facing, &npc.text)) {
+        Some(Ok(id)) => Ok(Value::Str(id)),
+        Some(Err(e)) => Err(fail(INVALID_NPC, e)),
+        None => Err(fail(NO_OVERWORLD, "there is no overworld right now")),
+    }
+}
+
+/// `spawn_npc`'s `{name, x, y, facing?, text?}`, checked.
+struct NpcSpec {
+    name: String,
+    at: (u32, u32),
+    facing: Direction,
+    text: String,
+}
+
+fn npc_spec(def: &Value) -> Result<NpcSpec, WorldFailure> {
     let name = string_arg(
         def.get("name").unwrap_or(&Value::Nil),
         INVALID_NPC,
@@ -365,11 +484,12 @@ fn spawn_npc(game: &mut Game, map_id: &Value, def: &Value) -> Result<Value, Worl
         Some(Value::Str(s)) => s.clone(),
         Some(_) => return Err(fail(INVALID_NPC, "npc text must be a string")),
     };
-    match game.with_world(|ow, _| ow.spawn_npc(&name, (x, y), facing, &text)) {
-        Some(Ok(())) => Ok(Value::Str(name)),
-        Some(Err(e)) => Err(fail(INVALID_NPC, e)),
-        None => Err(fail(NO_OVERWORLD, "there is no overworld right now")),
-    }
+    Ok(NpcSpec {
+        name,
+        at: (x, y),
+        facing,
+        text,
+    })
 }
 
 /// `remove_npc(id)`: an NPC of the active map (not saved; no `world.object_toggled`).

@@ -1,5 +1,5 @@
-//! The `world` facade's **mid-tick read view**: what `current()`, `map_overview()` and
-//! `get_flag()` answer from a hook or event link dispatched inside a tick, where no game is
+//! The `world` facade's **mid-tick read view**: what `current()`, `map_overview()`,
+//! `overworld()` and `get_flag()` answer from a hook or event link dispatched inside a tick, where no game is
 //! lent (see [`crate::checkpoint::lend`]) and every write stays refused.
 //!
 //! The view is a set of copies the engine publishes where the world changes — at the start of
@@ -30,7 +30,10 @@ use pallet_api::{Runtime, Value};
 
 use crate::save::SaveData;
 use crate::world::{ChangeObserver, Direction, Overworld};
-use crate::world_values::{flag_name, overview_of, position_value, NO_OVERWORLD};
+use crate::world_values::{
+    flag_name, overview_of, overworld_entities_of, overworld_map_of, overworld_value,
+    player_record, position_value, NO_OVERWORLD,
+};
 
 #[derive(Default)]
 struct View {
@@ -38,6 +41,13 @@ struct View {
     at: Option<Position>,
     /// The overview of `at`'s map, rebuilt when the map or its blocks change.
     overview: Option<Value>,
+    /// `overworld().map` of `at`'s map, rebuilt with the overview, and the map's size in cells.
+    cells: Option<Value>,
+    size: (u32, u32),
+    /// The NPCs as last copied (compared without allocating; `entities` rebuilt on a change).
+    npcs: Vec<(String, u32, u32, Direction)>,
+    /// `overworld().entities`.
+    entities: Option<Value>,
     flags: BTreeSet<String>,
 }
 
@@ -47,6 +57,8 @@ struct Position {
     y: u32,
     facing: Direction,
     surfing: bool,
+    /// The cell a step in progress goes to.
+    target: Option<(u32, u32)>,
 }
 
 thread_local! {
@@ -87,6 +99,9 @@ fn publish_all(save: &SaveData, ow: Option<&Overworld>) {
             None => {
                 view.at = None;
                 view.overview = None;
+                view.cells = None;
+                view.entities = None;
+                view.npcs.clear();
             }
         }
     });
@@ -95,6 +110,7 @@ fn publish_all(save: &SaveData, ow: Option<&Overworld>) {
 /// Copy the player's position; rebuild the overview when the map changed (or `rebuilt`).
 fn place(view: &mut View, ow: &Overworld, rebuilt: bool) {
     let p = ow.player();
+    let target = ow.movement().map(|m| (m.to_x, m.to_y));
     let same_map = view.at.as_ref().is_some_and(|at| at.map_id == ow.map_id());
     match view.at.as_mut() {
         Some(at) if same_map => {
@@ -102,6 +118,7 @@ fn place(view: &mut View, ow: &Overworld, rebuilt: bool) {
             at.y = p.y;
             at.facing = p.facing;
             at.surfing = p.surfing;
+            at.target = target;
         }
         _ => {
             view.at = Some(Position {
@@ -110,11 +127,30 @@ fn place(view: &mut View, ow: &Overworld, rebuilt: bool) {
                 y: p.y,
                 facing: p.facing,
                 surfing: p.surfing,
+                target,
             });
         }
     }
     if !same_map || rebuilt || view.overview.is_none() {
         view.overview = Some(overview_of(ow));
+        view.cells = Some(overworld_map_of(ow));
+        let def = ow.map().def();
+        view.size = (def.cell_width(), def.cell_height());
+    }
+    let npcs = &ow.map().def().npcs;
+    let unchanged = view.entities.is_some()
+        && view.npcs.len() == npcs.len()
+        && view
+            .npcs
+            .iter()
+            .zip(npcs)
+            .all(|(a, n)| a.0 == n.name && (a.1, a.2, a.3) == (n.x, n.y, n.facing));
+    if !unchanged {
+        view.npcs = npcs
+            .iter()
+            .map(|n| (n.name.clone(), n.x, n.y, n.facing))
+            .collect();
+        view.entities = Some(overworld_entities_of(ow));
     }
 }
 
@@ -144,7 +180,10 @@ fn flag_changed(name: &str, on: bool) {
 /// Answer a read (`current`, `map_overview`, `get_flag`) from the view; `None` for any other
 /// method, or when nothing was published on this thread yet.
 pub(crate) fn read(method: &str, args: &[Value]) -> Option<Result<Value, WorldFailure>> {
-    if !matches!(method, "current" | "map_overview" | "get_flag") {
+    if !matches!(
+        method,
+        "current" | "map_overview" | "overworld" | "get_flag"
+    ) {
         return None;
     }
     VIEW.with(|v| {
@@ -159,9 +198,46 @@ pub(crate) fn read(method: &str, args: &[Value]) -> Option<Result<Value, WorldFa
                 None => Err(no_overworld()),
             },
             "map_overview" => view.overview.clone().ok_or_else(no_overworld),
+            "overworld" => match (&view.at, &view.cells, &view.entities) {
+                (Some(at), Some(cells), Some(entities)) => Ok(overworld_value(
+                    cells.clone(),
+                    player_record(at.x, at.y, at.facing, at.surfing, at.target),
+                    entities.clone(),
+                )),
+                _ => Err(no_overworld()),
+            },
             _ => flag_name(args.first().unwrap_or(&Value::Nil))
                 .map(|name| Value::Bool(view.flags.contains(name))),
         })
+    })
+}
+
+/// The published overworld, as a mid-tick spawn is checked against it.
+pub(crate) struct Published<'v> {
+    pub map_id: &'v str,
+    /// The map's size in cells.
+    pub size: (u32, u32),
+    /// The player's cell and the cell a step in progress goes to.
+    pub player: [(u32, u32); 2],
+    /// The NPCs: id and cell.
+    pub npcs: &'v [(String, u32, u32, Direction)],
+}
+
+/// Run `f` with the published overworld (`None`: none was published, or no overworld then).
+pub(crate) fn with_published<R>(f: impl FnOnce(Option<Published<'_>>) -> R) -> R {
+    VIEW.with(|v| {
+        let v = v.borrow();
+        let published = v.as_ref().and_then(|view| {
+            let at = view.at.as_ref()?;
+            view.entities.as_ref()?;
+            Some(Published {
+                map_id: &at.map_id,
+                size: view.size,
+                player: [(at.x, at.y), at.target.unwrap_or((at.x, at.y))],
+                npcs: &view.npcs,
+            })
+        });
+        f(published)
     })
 }
 

@@ -10,6 +10,12 @@ use crate::world::{Direction, Overworld};
 
 pub const NO_OVERWORLD: &str = "no overworld";
 pub const INVALID_FLAG: &str = "invalid flag name";
+pub const BATTLE_RUNNING: &str = "a battle is already running";
+pub const MID_WARP: &str = "the world is mid-warp";
+pub const NO_HEALTHY_PARTY: &str = "no healthy party";
+pub const INVALID_NPC: &str = "invalid npc";
+pub const MAP_NOT_LIVE: &str = "map is not live";
+pub const UNKNOWN_SPECIES: &str = "unknown species";
 
 /// The `current()` record.
 pub fn position_value(map_id: &str, x: u32, y: u32, facing: Direction, surfing: bool) -> Value {
@@ -88,4 +94,99 @@ pub(crate) fn string_arg<'v>(
             ),
         )),
     }
+}
+
+/// The `overworld()` record of `ow`: `{map, player, entities}` ([`overworld_map_of`],
+/// [`overworld_player_of`], [`overworld_entities_of`]), a copy.
+pub fn overworld_of(ow: &Overworld) -> Value {
+    overworld_value(
+        overworld_map_of(ow),
+        overworld_player_of(ow),
+        overworld_entities_of(ow),
+    )
+}
+
+/// The `overworld()` record from its three parts.
+pub fn overworld_value(map: Value, player: Value, entities: Value) -> Value {
+    Value::map([("map", map), ("player", player), ("entities", entities)])
+}
+
+/// `overworld().map`: `{id, widthCells, heightCells, rows}`, one string per cell row with one
+/// character per cell (`.` floor, `,` grass, `+` door, `~` water, `#` solid), as the map is now
+/// (replaced blocks included).
+pub fn overworld_map_of(ow: &Overworld) -> Value {
+    let map = ow.map();
+    let def = map.def();
+    let (w, h) = (def.cell_width(), def.cell_height());
+    let rows = (0..h)
+        .map(|y| {
+            let row: String = (0..w)
+                .map(|x| {
+                    map.cell_kind(x.into(), y.into())
+                        .map_or('#', crate::world::tileset::CellKind::to_char)
+                })
+                .collect();
+            Value::Str(row)
+        })
+        .collect();
+    Value::map([
+        ("id", Value::from(def.id.as_str())),
+        ("widthCells", Value::Int(w.into())),
+        ("heightCells", Value::Int(h.into())),
+        ("rows", Value::List(rows)),
+    ])
+}
+
+/// `overworld().player` of `ow` ([`player_record`]).
+pub fn overworld_player_of(ow: &Overworld) -> Value {
+    let p = ow.player();
+    let target = ow.movement().map(|m| (m.to_x, m.to_y));
+    player_record(p.x, p.y, p.facing, p.surfing, target)
+}
+
+/// `overworld().player`: `{kind = "player", cellX, cellY, facing, surfing, moving, targetX,
+/// targetY}` (the target is the cell a step in progress goes to, else the player's cell).
+pub fn player_record(
+    x: u32,
+    y: u32,
+    facing: Direction,
+    surfing: bool,
+    target: Option<(u32, u32)>,
+) -> Value {
+    let (tx, ty) = target.unwrap_or((x, y));
+    Value::map([
+        ("kind", Value::from("player")),
+        ("cellX", Value::Int(x.into())),
+        ("cellY", Value::Int(y.into())),
+        ("facing", Value::from(facing.as_str())),
+        ("surfing", Value::Bool(surfing)),
+        ("moving", Value::Bool(target.is_some())),
+        ("targetX", Value::Int(tx.into())),
+        ("targetY", Value::Int(ty.into())),
+    ])
+}
+
+/// `overworld().entities`: the NPCs on the active map now (map objects shown and runtime ones
+/// mods placed), in map order: `{id, kind = "npc", cellX, cellY, targetX, targetY, facing}`
+/// (`id` is the name `remove_npc` takes; NPCs move a whole cell at once, so the target is the
+/// cell).
+pub fn overworld_entities_of(ow: &Overworld) -> Value {
+    Value::List(
+        ow.map()
+            .def()
+            .npcs
+            .iter()
+            .map(|n| {
+                Value::map([
+                    ("id", Value::from(n.name.as_str())),
+                    ("kind", Value::from("npc")),
+                    ("cellX", Value::Int(n.x.into())),
+                    ("cellY", Value::Int(n.y.into())),
+                    ("targetX", Value::Int(n.x.into())),
+                    ("targetY", Value::Int(n.y.into())),
+                    ("facing", Value::from(n.facing.as_str())),
+                ])
+            })
+            .collect(),
+    )
 }

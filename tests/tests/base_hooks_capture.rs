@@ -6,10 +6,13 @@
 //! allocated) is `gate_hooks.rs`; the cartridge values are checked here without mods.
 
 mod lua_support;
+#[path = "common/overworld.rs"]
+mod overworld;
 
 use std::rc::Rc;
 
 use lua_support::{load, lua_mod, rhai_mod, unprefixed, Env};
+use overworld::grass_above_start;
 use pallet_api::Runtime;
 use pallet_engine::game::{Game, Mode};
 use pallet_engine::save::data::ItemStack;
@@ -91,28 +94,6 @@ fn texts(game: &mut Game) -> Vec<String> {
         .collect()
 }
 
-/// A grass cell of ROUTE_1 with a walkable, non-grass, free cell below it: `(grass, start)`.
-fn grass_below(game: &Game) -> ((u32, u32), (u32, u32)) {
-    let maps = game.maps();
-    let def = maps.get("ROUTE_1").unwrap();
-    let (w, h) = (def.cell_width(), def.cell_height());
-    let free = |x: u32, y: u32| {
-        def.npcs.iter().all(|n| (n.x, n.y) != (x, y)) && def.warp_at(x, y).is_none()
-    };
-    for y in 0..h - 1 {
-        for x in 1..w {
-            let grass = maps.cell_kind(def, x, y).is_some_and(|k| k.is_grass());
-            let below = maps
-                .cell_kind(def, x, y + 1)
-                .is_some_and(|k| k.walkable() && !k.is_grass());
-            if grass && below && free(x, y) && free(x, y + 1) {
-                return ((x, y), (x, y + 1));
-            }
-        }
-    }
-    panic!("no grass on ROUTE_1");
-}
-
 fn on_route1(rt: Rc<Runtime>, from: &Game, at: (u32, u32)) -> Game {
     let mut save = from.save.clone();
     save.player.map = "ROUTE_1".into();
@@ -157,7 +138,7 @@ fn scenario(env: &Env) -> Vec<Vec<String>> {
     lines.retain(|l| l.starts_with("catch.nickname"));
     out.push(lines);
     // encounter.table: the first grass step meets the mod's MEW.
-    let (grass, start) = grass_below(&game);
+    let (grass, start) = grass_above_start(&game);
     let mut route = on_route1(Rc::clone(&env.rt), &game, start);
     env.feed();
     for _ in 0..8 {

@@ -233,7 +233,7 @@ fn expected() -> Vec<&'static str> {
         "replace_block out !! block coordinates out of bounds: block (99, 0) is outside the 4x4 map",
         "replace_block frac !! invalid block coordinates: block coordinates must be finite integers",
         "spawn_npc -> GUIDE",
-        "spawn_npc again !! invalid npc: npc already exists",
+        "spawn_npc again -> GUIDE#2",
         "spawn_npc map !! unknown map: unknown map \"PALET_TOWN\" (did you mean \"PALLET_TOWN\"?)",
         "spawn_npc other !! map is not live: PALLET_TOWN is not the active map (REDS_HOUSE_1F)",
         "remove_npc -> true",

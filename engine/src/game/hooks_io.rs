@@ -23,7 +23,8 @@ impl Game {
     /// Advance the game one tick: first `input.step` (vanilla reads the tick's input; a link
     /// that does not call `next` swallows it), then `core.update` (vanilla is the tick; a link
     /// that does not call `next` holds the game still for this tick). Both are raised at the
-    /// same safe point, with the game lent.
+    /// same safe point, with the game lent. When the tick ends, the world actions mods deferred
+    /// mid-tick are applied ([`crate::world_deferred`]).
     pub fn step(&mut self, input: Input) {
         #[cfg(feature = "hook-sites")]
         let input = self.input_step_site(input);
@@ -54,10 +55,12 @@ impl Game {
                     true
                 })
             });
+            self.apply_deferred();
             return;
         }
         self.publish_reads();
         self.step_tick(input);
+        self.apply_deferred();
     }
 
     /// `input.step`: the tick's input, or [`Input::None`] when a link swallowed it. Raised at

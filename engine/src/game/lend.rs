@@ -81,8 +81,11 @@ impl Drop for Put {
 }
 
 /// Lend `game` exclusively to script handles for the duration of `f`, with the mods'
-/// `mod.save` store (the live copy of `save.modData`) when there is one.
+/// `mod.save` store (the live copy of `save.modData`) when there is one. The world actions
+/// deferred since the last safe point are applied first ([`crate::world_deferred`]).
 pub fn lend<R>(game: &mut Game, mod_data: Option<&ModDataStore>, f: impl FnOnce() -> R) -> R {
+    // A safe point: what mods deferred since the last one is applied before anything runs here.
+    game.apply_deferred();
     let ptr = NonNull::from(game);
     let store = mod_data
         .cloned()

@@ -36,6 +36,17 @@ impl std::fmt::Display for ToggleError {
     }
 }
 
+/// `name`, or the first of `name#2`, `name#3`, … that `taken` does not hold.
+pub fn npc_id_free_of(name: &str, taken: impl Fn(&str) -> bool) -> String {
+    if !taken(name) {
+        return name.to_owned();
+    }
+    (2u32..)
+        .map(|n| format!("{name}#{n}"))
+        .find(|id| !taken(id))
+        .unwrap_or_else(|| name.to_owned())
+}
+
 /// Check that `map` exists and its data defines an object named `obj`.
 pub fn check_toggle(maps: &MapSet, map: &str, obj: &str) -> Result<(), ToggleError> {
     let Some(def) = maps.get(map) else {
@@ -54,17 +65,33 @@ pub fn check_toggle(maps: &MapSet, map: &str, obj: &str) -> Result<(), ToggleErr
 }
 
 impl Overworld {
-    /// Place `name` at cell `(x, y)` of the active map. Refused for a name already on the map
-    /// or a cell outside it or occupied by the player or another NPC.
+    /// Place an NPC called `name` at cell `(x, y)` of the active map and return its id: `name`,
+    /// or `name#2`, `name#3`, … when that is taken ([`npc_id_free_of`]; a mod may place several
+    /// NPCs of one name, as the Lua engine's runtime objects allow). Refused for a cell outside
+    /// the map or occupied by the player or another NPC.
     pub fn spawn_npc(
         &mut self,
         name: &str,
+        at: (u32, u32),
+        facing: Direction,
+        text: &str,
+    ) -> Result<String, &'static str> {
+        let npcs = &self.map.def().npcs;
+        let id = npc_id_free_of(name, |id| npcs.iter().any(|n| n.name == id));
+        self.place_npc(&id, at, facing, text)?;
+        Ok(id)
+    }
+
+    /// Place NPC `id` (exactly that id) at cell `(x, y)` of the active map.
+    pub fn place_npc(
+        &mut self,
+        id: &str,
         (x, y): (u32, u32),
         facing: Direction,
         text: &str,
     ) -> Result<(), &'static str> {
         let def = self.map.def();
-        if def.npcs.iter().any(|n| n.name == name) {
+        if def.npcs.iter().any(|n| n.name == id) {
             return Err("npc already exists");
         }
         if x >= def.cell_width() || y >= def.cell_height() {
@@ -76,7 +103,7 @@ impl Overworld {
             return Err("npc position is occupied");
         }
         self.map.add_npc(NpcDef {
-            name: name.to_owned(),
+            name: id.to_owned(),
             x,
             y,
             facing,

@@ -287,6 +287,7 @@ impl Overworld {
         let mut ow = Self::restored(maps, scripts, at, false, ctx.object_toggles)?;
         // Nothing plays yet: entering the map starts its music (a presentation row).
         ow.music = None;
+        ctx.moved(&ow, false);
         ow.enter_loaded_map(None, "load", ctx);
         Ok(ow)
     }

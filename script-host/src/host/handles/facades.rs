@@ -32,8 +32,12 @@ use rhai::{Dynamic, Engine, EvalAltResult, Map, INT};
 use crate::host::convert::{from_dynamic, to_dynamic};
 use crate::host::error::api_error;
 
+/// `world`, carrying its mod's id (a mid-tick action deferred to the end of the tick reports a
+/// refusal on that mod's log).
 #[derive(Clone)]
-pub struct World;
+pub struct World {
+    pub owner: std::rc::Rc<str>,
+}
 
 #[derive(Clone)]
 pub struct Checkpoints;
@@ -99,12 +103,12 @@ fn not_lent() -> Box<EvalAltResult> {
 
 /// A `world` facade method (issue 17) by its snake_case name: one implementation in
 /// `pallet_engine::world_facade`; a refusal throws `#{code, message}` with the stable reason.
-fn world_call(method: &str, args: &[Dynamic]) -> Result<Dynamic, Box<EvalAltResult>> {
+fn world_call(w: &World, method: &str, args: &[Dynamic]) -> Result<Dynamic, Box<EvalAltResult>> {
     let mut values = Vec::with_capacity(args.len());
     for a in args {
         values.push(from_dynamic(a).map_err(|e| api_error("invalid argument", e.to_string()))?);
     }
-    pallet_engine::world_facade::call_lent(method, &values)
+    pallet_engine::world_facade::call_lent_by(Some(&w.owner), method, &values)
         .map(|v| to_dynamic(&v))
         .map_err(|f| api_error(f.reason, f.message))
 }
@@ -112,71 +116,76 @@ fn world_call(method: &str, args: &[Dynamic]) -> Result<Dynamic, Box<EvalAltResu
 type R = Result<Dynamic, Box<EvalAltResult>>;
 
 fn register_world(engine: &mut Engine) {
-    engine.register_fn("current", |_: &mut World| -> R {
-        world_call("current", &[])
+    engine.register_fn("current", |w: &mut World| -> R {
+        world_call(w, "current", &[])
     });
-    engine.register_fn("map_overview", |_: &mut World| -> R {
-        world_call("map_overview", &[])
+    engine.register_fn("map_overview", |w: &mut World| -> R {
+        world_call(w, "map_overview", &[])
+    });
+    engine.register_fn("overworld", |w: &mut World| -> R {
+        world_call(w, "overworld", &[])
     });
     engine.register_fn(
         "replace_block",
-        |_: &mut World, x: Dynamic, y: Dynamic, b: Dynamic| -> R {
-            world_call("replace_block", &[x, y, b])
+        |w: &mut World, x: Dynamic, y: Dynamic, b: Dynamic| -> R {
+            world_call(w, "replace_block", &[x, y, b])
         },
     );
-    engine.register_fn("queue_script", |_: &mut World, rows: Dynamic| -> R {
-        world_call("queue_script", &[rows])
+    engine.register_fn("queue_script", |w: &mut World, rows: Dynamic| -> R {
+        world_call(w, "queue_script", &[rows])
     });
-    engine.register_fn("get_flag", |_: &mut World, name: Dynamic| -> R {
-        world_call("get_flag", &[name])
+    engine.register_fn("get_flag", |w: &mut World, name: Dynamic| -> R {
+        world_call(w, "get_flag", &[name])
     });
-    engine.register_fn("set_flag", |_: &mut World, name: Dynamic| -> R {
-        world_call("set_flag", &[name])
+    engine.register_fn("set_flag", |w: &mut World, name: Dynamic| -> R {
+        world_call(w, "set_flag", &[name])
     });
     engine.register_fn(
         "effective_encounters",
-        |_: &mut World, map_id: Dynamic| -> R { world_call("effective_encounters", &[map_id]) },
+        |w: &mut World, map_id: Dynamic| -> R { world_call(w, "effective_encounters", &[map_id]) },
     );
     engine.register_fn(
         "effective_encounters",
-        |_: &mut World, map_id: Dynamic, terrain: Dynamic| -> R {
-            world_call("effective_encounters", &[map_id, terrain])
+        |w: &mut World, map_id: Dynamic, terrain: Dynamic| -> R {
+            world_call(w, "effective_encounters", &[map_id, terrain])
         },
     );
     engine.register_fn(
         "set_flag",
-        |_: &mut World, name: Dynamic, v: Dynamic| -> R { world_call("set_flag", &[name, v]) },
+        |w: &mut World, name: Dynamic, v: Dynamic| -> R { world_call(w, "set_flag", &[name, v]) },
     );
     engine.register_fn(
         "spawn_npc",
-        |_: &mut World, map: Dynamic, def: Dynamic| -> R { world_call("spawn_npc", &[map, def]) },
+        |w: &mut World, map: Dynamic, def: Dynamic| -> R {
+            world_call(w, "spawn_npc", &[map, def])
+        },
     );
-    engine.register_fn("remove_npc", |_: &mut World, id: Dynamic| -> R {
-        world_call("remove_npc", &[id])
+    engine.register_fn("remove_npc", |w: &mut World, id: Dynamic| -> R {
+        world_call(w, "remove_npc", &[id])
     });
     engine.register_fn(
         "toggle_object",
-        |_: &mut World, map: Dynamic, obj: Dynamic, visible: Dynamic| -> R {
-            world_call("toggle_object", &[map, obj, visible])
+        |w: &mut World, map: Dynamic, obj: Dynamic, visible: Dynamic| -> R {
+            world_call(w, "toggle_object", &[map, obj, visible])
         },
     );
     engine.register_fn(
         "start_wild_battle",
-        |_: &mut World, species: Dynamic, level: Dynamic| -> R {
-            world_call("start_wild_battle", &[species, level])
+        |w: &mut World, species: Dynamic, level: Dynamic| -> R {
+            world_call(w, "start_wild_battle", &[species, level])
         },
     );
-    engine.register_fn("give_item", |_: &mut World, item: Dynamic| -> R {
-        world_call("give_item", &[item])
+    engine.register_fn("give_item", |w: &mut World, item: Dynamic| -> R {
+        world_call(w, "give_item", &[item])
     });
     engine.register_fn(
         "give_item",
-        |_: &mut World, item: Dynamic, n: Dynamic| -> R { world_call("give_item", &[item, n]) },
+        |w: &mut World, item: Dynamic, n: Dynamic| -> R { world_call(w, "give_item", &[item, n]) },
     );
     engine.register_fn(
         "give_pokemon",
-        |_: &mut World, species: Dynamic, level: Dynamic| -> R {
-            world_call("give_pokemon", &[species, level])
+        |w: &mut World, species: Dynamic, level: Dynamic| -> R {
+            world_call(w, "give_pokemon", &[species, level])
         },
     );
 }

@@ -100,7 +100,9 @@ pub fn values(names: &[&'static str], s: &HandleServices) -> Vec<(&'static str, 
                 "content" => {
                     Dynamic::from(services::ContentHandle(s.content.clone(), s.vm.clone()))
                 }
-                "world" => Dynamic::from(facades::World),
+                "world" => Dynamic::from(facades::World {
+                    owner: s.info.id.as_str().into(),
+                }),
                 "checkpoints" => Dynamic::from(facades::Checkpoints),
                 "datasets" => Dynamic::from(datasets::Datasets {
                     host: s.host.clone(),
