@@ -225,3 +225,30 @@ impl ModFiles {
         Ok(out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embedded_folders_list_their_names_and_kinds() {
+        let files: BTreeMap<String, String> = [
+            ("main.lua", "x"),
+            ("lib/a.lua", "ab"),
+            ("lib/deep/b.lua", ""),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
+        let f = ModFiles::Embedded(Rc::new(files));
+        assert_eq!(f.dir_items("").unwrap(), ["lib", "main.lua"]);
+        assert_eq!(f.dir_items("lib").unwrap(), ["a.lua", "deep"]);
+        assert_eq!(f.kind(""), Some(Kind::Directory));
+        assert_eq!(f.kind("lib/deep"), Some(Kind::Directory));
+        assert_eq!(f.kind("lib/a.lua"), Some(Kind::File(2)));
+        assert_eq!(f.kind("li"), None);
+        assert_eq!(f.kind("../lib"), None);
+        assert!(f.dir_items("main.lua").is_err());
+        assert!(f.dir_items("../x").is_err());
+    }
+}

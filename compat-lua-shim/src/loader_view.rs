@@ -88,7 +88,7 @@ fn meta(m: &Rc<LuaMod>) -> mlua::Result<Table> {
             Ok(LuaValue::Table(view))
         })?,
     )?;
-    meta.raw_set("__metatable", false)?;
+    // Not protected: the payload is the listener's own table (it may set its own metatable).
     lua.set_named_registry_value(META, &meta)?;
     Ok(meta)
 }

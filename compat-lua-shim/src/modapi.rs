@@ -10,8 +10,8 @@
 //! | member | what it is |
 //! |---|---|
 //! | `id`, `version`, `path`, `manifest`, `generation`, `developer` | identity (`manifest` is a deep copy of `manifest.json`; `path` is `mods/<id>`) |
-//! | `hooks:wrap(name, fn, priority)` | a link on the shared chain; returns an unsubscribe function. A name the engine never raises is accepted with a one-time warning (the wrapper never runs), as on the Lua engine's name-keyed bus |
-//! | `events:on/once(name, fn, priority)`, `events:emit(name, payload)` | listeners (unsubscribe function returned); emit only `mod.<id>.*` |
+//! | `hooks:wrap(name, fn, priority)` | a link on the shared chain; returns an unsubscribe function. A name the engine never raises is accepted with a one-time warning (the wrapper never runs), as on the Lua engine's name-keyed bus, and listed as a dormant link in `mods.loaded`'s `ev.loader.hooks.chains` |
+//! | `events:on/once(name, fn, priority)`, `events:emit(name, payload)` | listeners (unsubscribe function returned); emit only `mod.<id>.*`; a `mods.loaded` listener's payload also reads `loader` ([`crate::loader_view`]) |
 //! | `log:info/warn/error(fmt, …)` | printf-style (`string.format`), prefixed `[id]` |
 //! | `save:get(key, default)`, `save:set(key, value)` | the mod's bucket in the save's `modData` |
 //! | `options:define(rows)`, `options:get(key)` | option rows and live values |
