@@ -15,7 +15,7 @@ use mlua::{Function, MultiValue, Table, Value as LuaValue};
 use pallet_api::budget::LOAD_LIMIT;
 use pallet_api::catalog::common::GameVersion;
 use pallet_api::facades::DatasetsApi;
-use pallet_api::loader::{ModContext, ModHost};
+use pallet_api::loader::{LoadedMods, ModContext, ModHost};
 use pallet_api::manifest::Manifest;
 use pallet_api::{Runtime, Value};
 
@@ -26,6 +26,7 @@ use crate::files::ModFiles;
 use crate::sandbox::{self, budget_stopped, SandboxConfig, MEMORY_LIMIT};
 
 pub use crate::mod_state::{HostShared, LuaMod};
+use crate::mod_state::{LoadedRow, LoadedSnapshot};
 
 /// The Lua `ModHost`.
 pub struct LuaHost {
@@ -48,6 +49,12 @@ impl LuaMonitor {
     /// The dataset service behind `mod.datasets:open` (RFC 0015).
     pub fn set_datasets(&self, service: Rc<dyn DatasetsApi>) {
         *self.0.datasets.borrow_mut() = Some(service);
+    }
+
+    /// Did the last load keep the rows `mods.loaded`'s `ev.loader` shows? Only when some Lua
+    /// mod of this host listens to `mods.loaded` ([`crate::loader_view`]).
+    pub fn keeps_loader_view(&self) -> bool {
+        self.0.loaded.borrow().is_some()
     }
 
     /// The engine seam for map-script handlers given as functions: contribute them to the
@@ -84,6 +91,11 @@ impl LuaHost {
                 exports: RefCell::new(BTreeMap::new()),
                 profile: RefCell::new(None),
                 handler_owners: RefCell::new(Vec::new()),
+                wants_loader: Cell::new(false),
+                loaded: RefCell::new(None),
+                export_functions: RefCell::new(BTreeMap::new()),
+                dormant: RefCell::new(Vec::new()),
+                dormant_seq: Cell::new(0),
             }),
             embedded: BTreeMap::new(),
             mods: Vec::new(),
@@ -216,7 +228,11 @@ impl LuaHost {
 
         let outcome = run_entry(&module, m);
         match outcome {
-            Ok(exports) => {
+            Ok((exports, functions)) => {
+                self.shared
+                    .export_functions
+                    .borrow_mut()
+                    .insert(m.id.clone(), functions);
                 ctx.set_exports(exports.clone());
                 self.shared
                     .exports
@@ -225,16 +241,59 @@ impl LuaHost {
                 Ok(module)
             }
             Err(e) => {
+                self.shared.dormant.borrow_mut().retain(|d| d.owner != m.id);
                 let _ = module.lua.gc_collect();
                 Err(e)
             }
         }
     }
+
+    /// Keep what the `mods.loaded` loader views show ([`crate::loader_view`]).
+    fn keep_loaded(&self, mods: &LoadedMods<'_>) -> LoadedSnapshot {
+        let functions = self.shared.export_functions.borrow();
+        let loaded = mods
+            .loaded
+            .iter()
+            .map(|lm| {
+                let m = lm.manifest;
+                let ours = self.mods.iter().find(|x| x.id == m.id && lm.host == "lua");
+                let files = match ours {
+                    Some(x) => Some(x.files.clone()),
+                    None => lm.root.map(|r| ModFiles::Dir(r.to_owned())),
+                };
+                LoadedRow {
+                    id: m.id.clone(),
+                    name: m.name.clone(),
+                    version: m.version.clone(),
+                    description: m.description.clone(),
+                    priority: m.priority,
+                    profile: m.profile.as_str(),
+                    files,
+                    exports: lm
+                        .exports
+                        .cloned()
+                        .unwrap_or_else(|| Value::Map(BTreeMap::new())),
+                    functions: ours
+                        .and_then(|_| functions.get(&m.id).cloned())
+                        .unwrap_or_default(),
+                }
+            })
+            .collect();
+        LoadedSnapshot {
+            loaded,
+            failed: mods
+                .failed
+                .iter()
+                .map(|(id, e)| ((*id).to_owned(), (*e).to_owned()))
+                .collect(),
+        }
+    }
 }
 
 /// Run the entry (`mod.path` is `mods/<id>`: never a host path, so transcripts do not depend on
-/// where the game is installed) and return the data of `mod.exports`.
-fn run_entry(module: &Rc<LuaMod>, m: &Manifest) -> Result<Value, String> {
+/// where the game is installed) and return the data of `mod.exports` with the keys whose
+/// values were functions.
+fn run_entry(module: &Rc<LuaMod>, m: &Manifest) -> Result<(Value, BTreeSet<String>), String> {
     let budget = module.host.budget.clone();
     let _frame = budget.enter(LOAD_LIMIT);
     let fail = |e: mlua::Error| {
@@ -247,6 +306,10 @@ fn run_entry(module: &Rc<LuaMod>, m: &Manifest) -> Result<Value, String> {
     let lua = &module.lua;
     let path = format!("mods/{}", m.id);
     let api = crate::modapi::build(module, m, &path).map_err(fail)?;
+    lua.set_named_registry_value(crate::loader_view::MOD_TABLE, &api)
+        .and_then(|()| api.raw_get::<LuaValue>("events"))
+        .and_then(|events| lua.set_named_registry_value(crate::loader_view::EVENTS_HANDLE, events))
+        .map_err(fail)?;
     let text = module.files.read(&m.entry)?;
     if text.len() > crate::sandbox::MAX_CHUNK_BYTES {
         return Err(format!(
@@ -280,7 +343,18 @@ fn run_entry(module: &Rc<LuaMod>, m: &Manifest) -> Result<Value, String> {
         f.call::<()>(api.clone()).map_err(fail)?;
     }
     let exports: LuaValue = api.get("exports").map_err(fail)?;
-    from_lua_data_only(&exports).map_err(|e| format!("mod.exports: {e}"))
+    let mut functions = BTreeSet::new();
+    if let LuaValue::Table(t) = &exports {
+        for pair in t.pairs::<LuaValue, LuaValue>() {
+            if let Ok((LuaValue::String(k), LuaValue::Function(_))) = pair {
+                if let Ok(k) = k.to_str() {
+                    functions.insert(k.to_string());
+                }
+            }
+        }
+    }
+    let data = from_lua_data_only(&exports).map_err(|e| format!("mod.exports: {e}"))?;
+    Ok((data, functions))
 }
 
 impl ModHost for LuaHost {
@@ -290,6 +364,15 @@ impl ModHost for LuaHost {
 
     fn handles(&self, manifest: &Manifest) -> bool {
         manifest.entry.ends_with(".lua")
+    }
+
+    fn mods_loaded(&mut self, mods: &LoadedMods<'_>) {
+        let kept = if self.shared.wants_loader.get() {
+            Some(Rc::new(self.keep_loaded(mods)))
+        } else {
+            None
+        };
+        *self.shared.loaded.borrow_mut() = kept;
     }
 
     fn run_entry(&mut self, ctx: &mut ModContext<'_>) -> Result<(), String> {

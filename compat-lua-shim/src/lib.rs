@@ -20,6 +20,7 @@ pub mod host;
 pub mod item_effects;
 pub mod limits;
 pub mod link;
+pub mod loader_view;
 pub mod map_handlers;
 pub mod mod_state;
 pub mod modapi;

@@ -675,6 +675,8 @@ where
 pub struct LuaListener {
     pub(crate) f: Function,
     pub(crate) m: Rc<LuaMod>,
+    /// A `mods.loaded` listener: its payload reads `loader` on demand ([`crate::loader_view`]).
+    pub(crate) loader: bool,
 }
 
 impl ScriptListener for LuaListener {
@@ -693,6 +695,9 @@ impl ScriptListener for LuaListener {
                 if let Ok(LuaValue::Table(game)) = t.raw_get::<LuaValue>("game") {
                     crate::game_view::attach(&self.m, &game)?;
                 }
+            }
+            if let (true, LuaValue::Table(t)) = (self.loader, &p) {
+                crate::loader_view::attach(&self.m, t)?;
             }
             Ok(p)
         });

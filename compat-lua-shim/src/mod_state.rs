@@ -33,6 +33,57 @@ pub struct HostShared {
     pub profile: RefCell<Option<std::path::PathBuf>>,
     /// Mods with map-script function handlers ([`crate::map_handlers`]).
     pub handler_owners: RefCell<Vec<Weak<LuaMod>>>,
+    /// Some Lua mod of this host listens to `mods.loaded` (only then is [`Self::loaded`] kept).
+    pub wants_loader: Cell<bool>,
+    /// What the `ev.loader` view of `mods.loaded` shows ([`crate::loader_view`]), kept at the
+    /// last load when [`Self::wants_loader`].
+    pub loaded: RefCell<Option<Rc<LoadedSnapshot>>>,
+    /// The top-level keys of each Lua mod's `mod.exports` whose values were functions (they
+    /// do not cross as data; the loader view shows them as uncallable functions).
+    pub export_functions: RefCell<BTreeMap<String, BTreeSet<String>>>,
+    /// Wrappers of hook names Pallet never raises (accepted, never run), listed in the loader
+    /// view's `hooks.chains` as the Lua engine's name-keyed bus would hold them.
+    pub dormant: RefCell<Vec<DormantLink>>,
+    /// Sequence numbers of [`Self::dormant`] links (registration order).
+    pub dormant_seq: Cell<u64>,
+}
+
+/// Most dormant wrappers one mod may have listed ([`HostShared::dormant`]); further ones are
+/// accepted (they never run either) but not listed, with a one-time warning.
+pub const MAX_DORMANT_PER_MOD: usize = 256;
+
+/// A wrapper of a hook name Pallet never raises.
+#[derive(Clone, Debug)]
+pub struct DormantLink {
+    pub hook: String,
+    pub owner: String,
+    pub priority: i32,
+    pub seq: u64,
+}
+
+/// The mods a `mods.loaded` loader view shows: copied once per load from the loader's
+/// [`pallet_api::loader::LoadedMods`], read by every view built from it.
+pub struct LoadedSnapshot {
+    /// Loaded mods, in load order.
+    pub loaded: Vec<LoadedRow>,
+    /// `(id, error)` of the mods that failed, by id.
+    pub failed: Vec<(String, String)>,
+}
+
+/// One loaded mod in a [`LoadedSnapshot`].
+pub struct LoadedRow {
+    pub id: String,
+    pub name: String,
+    pub version: String,
+    pub description: Option<String>,
+    pub priority: f64,
+    pub profile: &'static str,
+    /// Its files (its folder, or the in-memory files of an embedded Lua mod).
+    pub files: Option<ModFiles>,
+    /// Its exports as data.
+    pub exports: Value,
+    /// Which top-level export keys were functions (Lua mods of this host).
+    pub functions: BTreeSet<String>,
 }
 
 /// One loaded (or loading) Lua mod.

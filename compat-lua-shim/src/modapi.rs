@@ -10,8 +10,8 @@
 //! | member | what it is |
 //! |---|---|
 //! | `id`, `version`, `path`, `manifest`, `generation`, `developer` | identity (`manifest` is a deep copy of `manifest.json`; `path` is `mods/<id>`) |
-//! | `hooks:wrap(name, fn, priority)` | a link on the shared chain; returns an unsubscribe function. A name the engine never raises is accepted with a one-time warning (the wrapper never runs), as on the Lua engine's name-keyed bus |
-//! | `events:on/once(name, fn, priority)`, `events:emit(name, payload)` | listeners (unsubscribe function returned); emit only `mod.<id>.*` |
+//! | `hooks:wrap(name, fn, priority)` | a link on the shared chain; returns an unsubscribe function. A name the engine never raises is accepted with a one-time warning (the wrapper never runs), as on the Lua engine's name-keyed bus, and listed as a dormant link in `mods.loaded`'s `ev.loader.hooks.chains` |
+//! | `events:on/once(name, fn, priority)`, `events:emit(name, payload)` | listeners (unsubscribe function returned); emit only `mod.<id>.*`; a `mods.loaded` listener's payload also reads `loader` ([`crate::loader_view`]) |
 //! | `log:info/warn/error(fmt, …)` | printf-style (`string.format`), prefixed `[id]` |
 //! | `save:get(key, default)`, `save:set(key, value)` | the mod's bucket in the save's `modData` |
 //! | `options:define(rows)`, `options:get(key)` | option rows and live values |
@@ -91,7 +91,7 @@ impl UserData for Hooks {
                             "hook {name} is not raised by Pallet; this wrapper never runs (see docs/modding-lua.md)"
                         ),
                     );
-                    return lua.create_function(|_, ()| Ok(false));
+                    return dormant(lua, &m, name, priority(prio));
                 };
                 let handle = crate::link::wrap(&rt, &m, info, f, priority(prio))?;
                 let weak_rt = Rc::downgrade(&rt);
@@ -103,6 +103,43 @@ impl UserData for Hooks {
             },
         );
     }
+}
+
+/// A wrapper of a hook Pallet never raises: listed (the loader view's `hooks.chains`), never
+/// run; the unsubscribe function returned takes it off the list.
+fn dormant(lua: &Lua, m: &Rc<LuaMod>, hook: String, priority: i32) -> mlua::Result<Function> {
+    let host = &m.host;
+    let mut list = host.dormant.borrow_mut();
+    if list.iter().filter(|d| d.owner == m.id).count() >= crate::mod_state::MAX_DORMANT_PER_MOD {
+        drop(list);
+        m.warn_once(
+            "hook:dormant-cap",
+            &format!(
+                "lua.max_dormant_wraps: more than {} wrappers of hooks Pallet does not raise; \
+                 the rest are not listed in ev.loader.hooks.chains",
+                crate::mod_state::MAX_DORMANT_PER_MOD
+            ),
+        );
+        return lua.create_function(|_, ()| Ok(false));
+    }
+    let seq = host.dormant_seq.get();
+    host.dormant_seq.set(seq + 1);
+    list.push(crate::mod_state::DormantLink {
+        hook,
+        owner: m.id.clone(),
+        priority,
+        seq,
+    });
+    let weak = Rc::downgrade(m);
+    lua.create_function(move |_, ()| {
+        let Some(m) = weak.upgrade() else {
+            return Ok(false);
+        };
+        let mut list = m.host.dormant.borrow_mut();
+        let before = list.len();
+        list.retain(|d| d.seq != seq);
+        Ok(list.len() < before)
+    })
 }
 
 // ----- events --------------------------------------------------------------------------------
@@ -121,7 +158,16 @@ fn subscribe(
     let rt = m.host.rt.upgrade().ok_or_else(gone)?;
     rt.check_listener_quota(&m.id)
         .map_err(mlua::Error::runtime)?;
-    let listener = Rc::new(LuaListener { f, m: m.clone() });
+    // A `mods.loaded` listener gets the Lua engine's `ev.loader` ([`crate::loader_view`]).
+    let loader = name == "mods.loaded";
+    if loader {
+        m.host.wants_loader.set(true);
+    }
+    let listener = Rc::new(LuaListener {
+        f,
+        m: m.clone(),
+        loader,
+    });
     let handle = match event_info(&name) {
         Some(info) => (info.on_script)(&rt, &m.id, priority(prio), once, listener),
         None => {

@@ -180,6 +180,10 @@ fn every_named_limit_has_its_row_with_the_enforced_value() {
             "lua.max_string_collisions",
             bytes(shim::string_flood::MAX_COLLISION_BYTES as u64),
         ),
+        (
+            "lua.max_dormant_wraps",
+            format!("{} per mod", count(shim::mod_state::MAX_DORMANT_PER_MOD)),
+        ),
     ] {
         has_row(&lua, "docs/modding-lua.md", name, &value);
     }

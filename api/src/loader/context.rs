@@ -22,6 +22,30 @@ pub trait ModHost {
     fn handles(&self, manifest: &Manifest) -> bool;
     /// Run the entry. An `Err` fails the mod and rolls back everything it registered.
     fn run_entry(&mut self, ctx: &mut ModContext<'_>) -> Result<(), String>;
+    /// Every entry ran and content is frozen; `mods.loaded` is emitted right after. Called only
+    /// when something listens to `mods.loaded` (the Lua shim keeps what its `ev.loader` view
+    /// needs, and only when one of its mods listens). Default: nothing.
+    fn mods_loaded(&mut self, _mods: &LoadedMods<'_>) {}
+}
+
+/// What the loader tells its hosts before `mods.loaded` ([`ModHost::mods_loaded`]): the
+/// loaded mods in load order and the failed ones, borrowed (nothing is copied for a host that
+/// keeps nothing).
+pub struct LoadedMods<'a> {
+    pub loaded: Vec<LoadedMod<'a>>,
+    /// `(id, error)` of every mod that failed, by id.
+    pub failed: Vec<(&'a str, &'a str)>,
+}
+
+/// One loaded mod of [`LoadedMods`].
+pub struct LoadedMod<'a> {
+    pub manifest: &'a Manifest,
+    /// Its folder, when it lives on disk.
+    pub root: Option<&'a Path>,
+    /// Its published exports (data).
+    pub exports: Option<&'a Value>,
+    /// The host that ran it (`"lua"`, `"rhai"`, `"native"`).
+    pub host: &'a str,
 }
 
 /// A native Rust mod: handles the manifest whose id is `id`, running `entry`.

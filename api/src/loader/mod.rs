@@ -15,7 +15,7 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
-pub use context::{ModContext, ModHost, NativeMod};
+pub use context::{LoadedMod, LoadedMods, ModContext, ModHost, NativeMod};
 pub use discover::{discover, ModCandidate};
 
 use crate::catalog::common::GameVersion;
@@ -499,6 +499,30 @@ impl Loader {
             .filter(|r| r.state == ModState::Failed)
             .map(|r| r.id.clone())
             .collect();
+        if rt.wants_event::<ModsLoaded>() {
+            let view = LoadedMods {
+                loaded: loaded_order
+                    .iter()
+                    .filter_map(|id| {
+                        let row = rows.get(id)?;
+                        Some(LoadedMod {
+                            manifest: manifests.get(id).copied()?,
+                            root: dirs.get(id).and_then(|c| c.root.as_deref()),
+                            exports: self.exports.get(id).map(|(_, v)| v),
+                            host: row.host.as_deref().unwrap_or(""),
+                        })
+                    })
+                    .collect(),
+                failed: rows
+                    .values()
+                    .filter(|r| r.state == ModState::Failed)
+                    .map(|r| (r.id.as_str(), r.error.as_deref().unwrap_or("")))
+                    .collect(),
+            };
+            for host in &mut self.hosts {
+                host.mods_loaded(&view);
+            }
+        }
         self.status = LoadStatus {
             mods: rows.into_values().collect(),
             order: loaded_order.clone(),
