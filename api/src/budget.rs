@@ -28,6 +28,13 @@ pub const DISPATCH_LIMIT: u64 = 500_000;
 /// Units one mod entry (load) may spend.
 pub const LOAD_LIMIT: u64 = 2_000_000;
 
+/// Units one dispatch may spend when it starts at a **safe point** — the engine lends the game
+/// (`game.ready`, `input.step`, `core.update`, a `pallet run` signal; see
+/// [`DispatchBudget::with_floor`]). That is where mods do their heavy, user-visible work
+/// (a save state serialises the whole game, a checkpoint is restored); hooks dispatched
+/// mid-tick (the battle loop, collisions, encounters) keep [`DISPATCH_LIMIT`].
+pub const SAFE_POINT_LIMIT: u64 = 2_000_000;
+
 /// Script call frames (links and listeners, Rhai and Lua) one dispatch may nest. Every frame is
 /// a call into a VM on the Rust stack, and the operation budget does not bound the depth (a
 /// listener that re-emits its own event spends a few operations per level), so a host refuses a
@@ -46,6 +53,20 @@ pub struct DispatchBudget {
     /// Operations the current frame had reported at its last [`progress`](Self::progress).
     frame_seen: Cell<u64>,
     exhausted: Cell<bool>,
+    /// The least limit a dispatch starting now gets ([`Self::with_floor`]; 0: none).
+    floor: Cell<u64>,
+}
+
+/// Restores the previous floor on drop (also on unwind).
+struct FloorGuard<'a> {
+    budget: &'a DispatchBudget,
+    saved: u64,
+}
+
+impl Drop for FloorGuard<'_> {
+    fn drop(&mut self) {
+        self.budget.floor.set(self.saved);
+    }
 }
 
 /// One script call frame; restores the enclosing frame on drop (also on unwind).
@@ -73,7 +94,7 @@ impl DispatchBudget {
     pub fn enter(&self, limit: u64) -> BudgetFrame<'_> {
         if self.depth.get() == 0 {
             self.used.set(0);
-            self.limit.set(limit);
+            self.limit.set(limit.max(self.floor.get()));
             self.exhausted.set(false);
         }
         self.depth.set(self.depth.get().saturating_add(1));
@@ -82,6 +103,18 @@ impl DispatchBudget {
             budget: self,
             saved_seen,
         }
+    }
+
+    /// Run `f` with every dispatch that *starts* inside it (an outermost frame) allowed at least
+    /// `floor` units: the engine's safe points ([`SAFE_POINT_LIMIT`]). Frames nested in a
+    /// dispatch that started outside keep that dispatch's limit.
+    pub fn with_floor<R>(&self, floor: u64, f: impl FnOnce() -> R) -> R {
+        let saved = self.floor.replace(floor);
+        let _restore = FloorGuard {
+            budget: self,
+            saved,
+        };
+        f()
     }
 
     /// Charge a cumulative count of the current frame (Rhai's `on_progress`): only the delta
@@ -137,6 +170,32 @@ impl DispatchBudget {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_floor_raises_only_dispatches_that_start_inside_it() {
+        let b = DispatchBudget::new();
+        b.with_floor(SAFE_POINT_LIMIT, || {
+            let _f = b.enter(DISPATCH_LIMIT);
+            assert_eq!(b.limit(), SAFE_POINT_LIMIT);
+            assert!(
+                !b.charge(DISPATCH_LIMIT + 1),
+                "a safe-point dispatch may spend more"
+            );
+            assert!(b.charge(SAFE_POINT_LIMIT), "but not without end");
+        });
+        let outer = b.enter(DISPATCH_LIMIT);
+        b.with_floor(SAFE_POINT_LIMIT, || {
+            let _inner = b.enter(DISPATCH_LIMIT);
+            assert_eq!(
+                b.limit(),
+                DISPATCH_LIMIT,
+                "nested: the outer dispatch's limit"
+            );
+        });
+        drop(outer);
+        let _f = b.enter(DISPATCH_LIMIT);
+        assert_eq!(b.limit(), DISPATCH_LIMIT, "the floor ends with its scope");
+    }
 
     #[test]
     fn nested_frames_share_one_counter_across_report_styles() {

@@ -82,17 +82,21 @@ impl Drop for Put {
 
 /// Lend `game` exclusively to script handles for the duration of `f`, with the mods'
 /// `mod.save` store (the live copy of `save.modData`) when there is one. The world actions
-/// deferred since the last safe point are applied first ([`crate::world_deferred`]).
+/// deferred since the last safe point are applied first ([`crate::world_deferred`]), and a
+/// dispatch that starts inside gets the safe-point budget
+/// ([`pallet_api::budget::SAFE_POINT_LIMIT`]).
 pub fn lend<R>(game: &mut Game, mod_data: Option<&ModDataStore>, f: impl FnOnce() -> R) -> R {
     // A safe point: what mods deferred since the last one is applied before anything runs here.
     game.apply_deferred();
+    let budget = game.rt.dispatch_budget();
     let ptr = NonNull::from(game);
     let store = mod_data
         .cloned()
         .or_else(|| ATTACHED.with(|a| a.borrow().clone()));
     let previous = GAME.with(|slot| slot.replace(Some((ptr, store))));
     let _restore = Put(previous);
-    f()
+    // Dispatches that start here may spend the safe-point budget (a save state, a restore).
+    budget.with_floor(pallet_api::budget::SAFE_POINT_LIMIT, f)
 }
 
 /// The lent game and its mod data store.
@@ -113,7 +117,15 @@ pub fn with_lent<R>(f: impl for<'r> FnOnce(Option<Lent<'r>>) -> R) -> R {
         mod_data: store.clone(),
     });
     let _restore = Put(taken);
-    f(lent)
+    match lent {
+        // The game is out of the loan while `f` runs (vanilla's tick under `core.update`, a
+        // facade call): a dispatch that starts in there is mid-tick, not at the safe point.
+        Some(l) => {
+            let budget = l.game.rt.dispatch_budget();
+            budget.with_floor(0, || f(Some(l)))
+        }
+        None => f(None),
+    }
 }
 
 /// Is a game lent (and not currently taken) right now?

@@ -270,3 +270,22 @@ pub fn run_mods(
         Err(f) => panic!("{}\n---\n{}", f.message, f.transcript),
     }
 }
+
+/// [`run_mods`] with in-memory mods, each written to its own fresh folder (`mem-<id>`).
+pub fn run_mods_mem(
+    memory: Vec<Mem<'_>>,
+    scenario: &str,
+) -> pallet_script_host::cli::cmd_run::RunOutcome {
+    let dirs = memory
+        .iter()
+        .map(|m| {
+            let dir = fresh_temp_dir(&format!("mem-{}", m.id));
+            std::fs::write(dir.join("manifest.json"), &m.manifest).unwrap();
+            for (name, text) in &m.files {
+                std::fs::write(dir.join(name), text).unwrap();
+            }
+            dir
+        })
+        .collect();
+    run_mods(dirs, scenario)
+}
