@@ -529,8 +529,8 @@ impl Game {
     }
 }
 
-/// `mod.world` (RFC 0013 part): the block read as the facade spells it. Block ids above 255
-/// are not valid Gen 1 block ids and read as `block unavailable`.
+/// `mod.world` (RFC 0013 part): the block read as the facade spells it
+/// ([`block_read::active_block_id_at`]).
 impl pallet_api::facades::WorldApi for Game {
     fn active_block_at(
         &self,
@@ -538,8 +538,8 @@ impl pallet_api::facades::WorldApi for Game {
         block_x: &Value,
         block_y: &Value,
     ) -> Result<u8, BlockReadError> {
-        let block = Game::active_block_at(self, map_id, block_x, block_y)?;
-        u8::try_from(block).map_err(|_| BlockReadError::BlockUnavailable)
+        let map = self.overworld.as_ref().map(Overworld::map);
+        block_read::active_block_id_at(map, map_id, block_x, block_y)
     }
 }
 

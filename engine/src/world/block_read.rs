@@ -16,6 +16,19 @@ use super::active_map::ActiveMap;
 
 pub use pallet_api::reasons::BlockReadError;
 
+/// The block read as the `world` facade answers it (`WorldApi::active_block_at`, for the game
+/// and for the overworld alike): [`active_block_at`], with block ids above 255 (not Gen 1
+/// block ids) read as `block unavailable`.
+pub fn active_block_id_at(
+    map: Option<&ActiveMap>,
+    map_id: &str,
+    bx: &Value,
+    by: &Value,
+) -> Result<u8, BlockReadError> {
+    let block = active_block_at(map, map_id, bx, by)?;
+    u8::try_from(block).map_err(|_| BlockReadError::BlockUnavailable)
+}
+
 /// The block read proper. `map` is the active map, `None` when there is no overworld.
 pub fn active_block_at(
     map: Option<&ActiveMap>,

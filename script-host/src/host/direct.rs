@@ -57,6 +57,9 @@ pub struct DirectFn {
     body: StmtBlock,
     /// Which declared parameters the body names (an unnamed one is never written).
     used: FnArgsVec<bool>,
+    /// `used` of the hook's parameters (after `next`) as the mask `ScriptArgs::write_read`
+    /// takes (bit `j`: parameter `j`), computed once here.
+    read: u64,
     /// The parts of each declared parameter the body can read, when it reads only some
     /// ([`super::reads`]; `None`: the whole value).
     paths: FnArgsVec<Option<ReadPaths>>,
@@ -193,9 +196,14 @@ impl DirectFn {
         let declared = &params[f.curry().len()..];
         let used = used_params(&text, declared);
         let paths = param_paths(&block, &text, declared, &used);
+        // Slot 0 is `next`; the hook's parameter `j` is slot `j + 1`.
+        let read = (1..used.len())
+            .filter(|&i| used[i])
+            .fold(0u64, |m, i| m | 1u64 << (i - 1).min(63));
         Some(DirectFn {
             name: fn_def.name.clone(),
             used,
+            read,
             paths,
             params,
             curry: f.curry().iter().cloned().collect(),
@@ -203,6 +211,11 @@ impl DirectFn {
             template,
             frame: Cell::new(None),
         })
+    }
+
+    /// Which hook parameters the body reads, as `ScriptArgs::write_read`'s mask.
+    pub fn read_mask(&self) -> u64 {
+        self.read
     }
 
     /// Arguments (after the captured values) the closure takes.

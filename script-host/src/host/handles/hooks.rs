@@ -26,7 +26,7 @@ use crate::host::diag::ScriptDiagnostic;
 use crate::host::direct::{CallFrame, DirectFn};
 use crate::host::error::{api_error, codes};
 use crate::host::limits::LIMITS;
-use crate::host::patch::{put_next, ArgSlots, Finish, PatchSink};
+use crate::host::patch::{put_next, Finish, PatchSink};
 use crate::host::vm::{ModVm, Origin};
 
 /// The `hooks` handle.
@@ -252,11 +252,9 @@ impl RhaiLink {
         let count = self.hook.params.len();
         let mut buffers = std::mem::take(&mut frame.buffers);
         let mut slots = direct.slots(frame);
-        // A parameter the body never names is not serialized at all (slot `j + 1`: 0 is
-        // `next`), the rule the Lua shim's stack sink follows.
-        let read = (0..count)
-            .filter(|&j| slots.used(j + 1))
-            .fold(0u64, |m, j| m | 1u64 << j.min(63));
+        // A parameter the body never names is not serialized at all, the rule the Lua shim's
+        // stack sink follows (the mask is computed once, when the direct path is resolved).
+        let read = direct.read_mask();
         put_next(&mut slots, &self.next_fn);
         let mut sink = PatchSink::new(&mut slots, &mut buffers);
         let mut written = args.write_read(&mut sink, read);
