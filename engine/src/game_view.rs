@@ -27,6 +27,13 @@ use crate::save::script_view::save_value;
 pub const NOT_AVAILABLE: &str =
     "game.save is not available here: no game is running yet on this thread";
 
+/// The stable reasons of a refused save-view read or write (what a Rhai mod's `code` says;
+/// Lua raises the message).
+pub const UNAVAILABLE: &str = "save view unavailable";
+pub const READ_ONLY_FIELD: &str = "read-only field";
+pub const BAD_VALUE: &str = "bad value";
+pub const NOT_AT_SAFE_POINT: &str = "world is busy";
+
 /// `game.save` now: from the lent game at a safe point, else the copy published at this
 /// tick's start. Marks the view wanted, so later ticks publish it.
 pub fn save_view() -> Result<Value, &'static str> {
@@ -67,11 +74,20 @@ fn writable_list() -> String {
 /// [`WRITABLE`], a whole number in its range. Anything else is refused with a message naming
 /// the field, and the game is unchanged.
 pub fn write_save_field(key: &str, value: &Value) -> Result<(), String> {
+    write_save_field_why(key, value).map_err(|(_, message)| message)
+}
+
+/// [`write_save_field`] with the refusal's stable reason ([`READ_ONLY_FIELD`], [`BAD_VALUE`],
+/// [`NOT_AT_SAFE_POINT`]) beside its message.
+pub fn write_save_field_why(key: &str, value: &Value) -> Result<(), (&'static str, String)> {
     let Some(&(_, max)) = WRITABLE.iter().find(|(k, _)| *k == key) else {
-        return Err(format!(
-            "game.save.{key} is read-only in Pallet: a link may set only {} (change the rest \
+        return Err((
+            READ_ONLY_FIELD,
+            format!(
+                "game.save.{key} is read-only in Pallet: a link may set only {} (change the rest \
              through mod.world, mod.save or a hook's answer)",
-            writable_list()
+                writable_list()
+            ),
         ));
     };
     let n = match value {
@@ -87,8 +103,9 @@ pub fn write_save_field(key: &str, value: &Value) -> Result<(), String> {
                 Value::Float(f) => f.to_string(),
                 other => other.type_name().to_owned(),
             };
-            return Err(format!(
-                "game.save.{key} must be a whole number in 0..{max}, got {got}"
+            return Err((
+                BAD_VALUE,
+                format!("game.save.{key} must be a whole number in 0..{max}, got {got}"),
             ));
         }
     };
@@ -101,10 +118,13 @@ pub fn write_save_field(key: &str, value: &Value) -> Result<(), String> {
             }
             Ok(())
         }
-        None => Err(format!(
-            "game.save is read-only mid-tick in Pallet: cannot set game.save.{key} here; it \
-             can be set only at a safe point (game.ready, input.step, core.update, a signal \
-             between ticks)"
+        None => Err((
+            NOT_AT_SAFE_POINT,
+            format!(
+                "game.save is read-only mid-tick in Pallet: cannot set game.save.{key} here; \
+                 it can be set only at a safe point (game.ready, input.step, core.update, a \
+                 signal between ticks)"
+            ),
         )),
     })
 }

@@ -190,9 +190,30 @@ fn register_world(engine: &mut Engine) {
     );
 }
 
+/// `world.game_save()`: the save as a copy (`pallet_engine::game_view::save_view`, the view
+/// Lua links read as `game.save`, in Pallet's spellings).
+fn game_save() -> R {
+    pallet_engine::game_view::save_view()
+        .map(|v| to_dynamic(&v))
+        .map_err(|m| api_error(pallet_engine::game_view::UNAVAILABLE, m))
+}
+
+/// `world.set_game_save(field, value)`: `coins` or `money`, at a safe point.
+fn set_game_save(field: &str, value: &Dynamic) -> R {
+    let v = from_dynamic(value).map_err(|e| api_error("invalid argument", e.to_string()))?;
+    pallet_engine::game_view::write_save_field_why(field, &v)
+        .map(|()| Dynamic::TRUE)
+        .map_err(|(code, message)| api_error(code, message))
+}
+
 pub fn register(engine: &mut Engine) {
     engine.register_type_with_name::<World>("World");
     register_world(engine);
+    engine.register_fn("game_save", |_: &mut World| game_save());
+    engine.register_fn(
+        "set_game_save",
+        |_: &mut World, field: &str, value: Dynamic| set_game_save(field, &value),
+    );
     engine.register_fn(
         "active_block_at",
         |_: &mut World, m: Dynamic, x: Dynamic, y: Dynamic| active_block_at(&m, &x, &y),
