@@ -35,24 +35,17 @@ pub fn overview_of(ow: &Overworld) -> Value {
     let map = ow.map();
     let def = map.def();
     let (w, h) = (def.cell_width(), def.cell_height());
-    let rows = (0..h)
-        .map(|y| {
-            let row: String = (0..w)
-                .map(|x| {
-                    if def.warp_at(x, y).is_some() {
-                        '+'
-                    } else {
-                        match map.cell_kind(x.into(), y.into()) {
-                            Some(k) if k.is_water() => '~',
-                            Some(k) if k.walkable() => '.',
-                            _ => ' ',
-                        }
-                    }
-                })
-                .collect();
-            Value::Str(row)
-        })
-        .collect();
+    let rows = cell_rows(ow, |x, y| {
+        if def.warp_at(x, y).is_some() {
+            '+'
+        } else {
+            match map.cell_kind(x.into(), y.into()) {
+                Some(k) if k.is_water() => '~',
+                Some(k) if k.walkable() => '.',
+                _ => ' ',
+            }
+        }
+    });
     let markers = def
         .warps
         .iter()
@@ -68,9 +61,20 @@ pub fn overview_of(ow: &Overworld) -> Value {
         ("mapId", Value::from(def.id.as_str())),
         ("width", Value::Int(w.into())),
         ("height", Value::Int(h.into())),
-        ("rows", Value::List(rows)),
+        ("rows", rows),
         ("markers", Value::List(markers)),
     ])
+}
+
+/// The active map of `ow` as one string per cell row, `cell(x, y)` giving each character.
+fn cell_rows(ow: &Overworld, cell: impl Fn(u32, u32) -> char) -> Value {
+    let def = ow.map().def();
+    let (w, h) = (def.cell_width(), def.cell_height());
+    Value::List(
+        (0..h)
+            .map(|y| Value::Str((0..w).map(|x| cell(x, y)).collect()))
+            .collect(),
+    )
 }
 
 /// A flag-name argument, validated.
@@ -118,22 +122,15 @@ pub fn overworld_map_of(ow: &Overworld) -> Value {
     let map = ow.map();
     let def = map.def();
     let (w, h) = (def.cell_width(), def.cell_height());
-    let rows = (0..h)
-        .map(|y| {
-            let row: String = (0..w)
-                .map(|x| {
-                    map.cell_kind(x.into(), y.into())
-                        .map_or('#', crate::world::tileset::CellKind::to_char)
-                })
-                .collect();
-            Value::Str(row)
-        })
-        .collect();
+    let rows = cell_rows(ow, |x, y| {
+        map.cell_kind(x.into(), y.into())
+            .map_or('#', crate::world::tileset::CellKind::to_char)
+    });
     Value::map([
         ("id", Value::from(def.id.as_str())),
         ("widthCells", Value::Int(w.into())),
         ("heightCells", Value::Int(h.into())),
-        ("rows", Value::List(rows)),
+        ("rows", rows),
     ])
 }
 

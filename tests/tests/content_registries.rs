@@ -2,6 +2,7 @@
 //! `content.DELETE` constant, the guide's Lua map-script example, and an item handed out by a
 //! data map script. Every test loads real mods from a folder through `pallet run`'s path.
 
+mod lua_support;
 #[path = "common/mod_dir.rs"]
 mod mod_dir_support;
 use mod_dir_support::content_mod_dir;
@@ -9,9 +10,7 @@ use mod_dir_support::content_mod_dir;
 use std::path::PathBuf;
 
 use pallet_engine::battle::Side;
-use pallet_engine::world::GameVersion;
-use pallet_script_host::cli::cmd_run::{play_opts, PlayOptions, RunOutcome};
-use pallet_script_host::host::ModsOptions;
+use pallet_script_host::cli::cmd_run::RunOutcome;
 
 fn mod_dir(id: &str, entry: &str, main: &str) -> PathBuf {
     content_mod_dir("registries", id, "1.0.0", entry, main)
@@ -30,24 +29,7 @@ fn run_from(
     scenario: &str,
     save: Option<pallet_engine::save::SaveData>,
 ) -> RunOutcome {
-    let mods = ModsOptions {
-        dirs,
-        no_default_mods: true,
-        ..Default::default()
-    };
-    let opts = PlayOptions {
-        version: GameVersion::Red,
-        seed: 7,
-        scenario,
-        mods: Some(&mods),
-        strict: true,
-        extras: Default::default(),
-        save,
-    };
-    match play_opts(&opts) {
-        Ok(o) => o,
-        Err(f) => panic!("{}\n---\n{}", f.message, f.transcript),
-    }
+    lua_support::play_strict(dirs, scenario, save).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn run(dirs: Vec<PathBuf>, scenario: &str) -> RunOutcome {

@@ -13,35 +13,17 @@ mod overworld;
 use std::path::PathBuf;
 use std::rc::Rc;
 
-use lua_support::{lua_fixture, rhai_fixture};
+use lua_support::{lua_fixture, play_strict, rhai_fixture};
 use overworld::grass_above_start;
 use pallet_api::Runtime;
 use pallet_engine::battle::Side;
 use pallet_engine::game::Game;
 use pallet_engine::save::SaveData;
 use pallet_engine::world::{Direction, GameVersion};
-use pallet_script_host::cli::cmd_run::{play_opts, PlayOptions, RunOutcome};
-use pallet_script_host::host::ModsOptions;
+use pallet_script_host::cli::cmd_run::RunOutcome;
 
 fn run_from(dir: PathBuf, scenario: &str, save: SaveData) -> RunOutcome {
-    let mods = ModsOptions {
-        dirs: vec![dir],
-        no_default_mods: true,
-        ..Default::default()
-    };
-    let opts = PlayOptions {
-        version: GameVersion::Red,
-        seed: 7,
-        scenario,
-        mods: Some(&mods),
-        strict: true,
-        extras: Default::default(),
-        save: Some(save),
-    };
-    match play_opts(&opts) {
-        Ok(o) => o,
-        Err(f) => panic!("{}\n---\n{}", f.message, f.transcript),
-    }
+    play_strict(vec![dir], scenario, Some(save)).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn new_game() -> Game {

@@ -4,11 +4,11 @@
 //! object's toggle, and present once shown (saved in `objectToggles`). Rhai and Lua content
 //! mods, under `pallet run` (strict).
 
+mod lua_support;
+
 use std::path::PathBuf;
 
-use pallet_engine::world::GameVersion;
-use pallet_script_host::cli::cmd_run::{play_opts, PlayOptions, RunOutcome};
-use pallet_script_host::host::ModsOptions;
+use pallet_script_host::cli::cmd_run::RunOutcome;
 
 const RHAI: &str = r#"content.patch("maps", "REDS_HOUSE_1F", #{ npcs: #{ __append: [
     #{ name: "ghost", x: 4, y: 4, facing: "down", text: "_RedsHouse1FMomText", hidden: true } ] } });
@@ -56,21 +56,7 @@ fn mod_dir(tag: &str, entry: &str, main: &str) -> PathBuf {
 }
 
 fn play(dir: PathBuf, scenario: &str) -> RunOutcome {
-    let mods = ModsOptions {
-        dirs: vec![dir],
-        no_default_mods: true,
-        ..Default::default()
-    };
-    let opts = PlayOptions {
-        version: GameVersion::Red,
-        seed: 7,
-        scenario,
-        mods: Some(&mods),
-        strict: true,
-        extras: Default::default(),
-        save: None,
-    };
-    play_opts(&opts).unwrap_or_else(|f| panic!("{}\n---\n{}", f.message, f.transcript))
+    lua_support::play_strict(vec![dir], scenario, None).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]
@@ -107,27 +93,13 @@ fn a_hidden_by_default_object_stays_hidden_until_shown() {
 #[test]
 fn a_shown_object_blocks_its_cell() {
     let scenario = format!("{SCENARIO}walk right 1\n");
-    let mods = ModsOptions {
-        dirs: vec![mod_dir("b", "main.rhai", RHAI)],
-        no_default_mods: true,
-        ..Default::default()
-    };
-    let opts = PlayOptions {
-        version: GameVersion::Red,
-        seed: 7,
-        scenario: &scenario,
-        mods: Some(&mods),
-        strict: true,
-        extras: Default::default(),
-        save: None,
-    };
-    let Err(f) = play_opts(&opts) else {
+    let Err(message) =
+        lua_support::play_strict(vec![mod_dir("b", "main.rhai", RHAI)], &scenario, None)
+    else {
         panic!("the shown ghost should block the walk");
     };
     assert!(
-        f.message
-            .contains("walk right: blocked at REDS_HOUSE_1F (3,4)"),
-        "{}",
-        f.message
+        message.contains("walk right: blocked at REDS_HOUSE_1F (3,4)"),
+        "{message}"
     );
 }

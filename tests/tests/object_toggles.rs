@@ -186,23 +186,7 @@ fn play(
     dir: Option<std::path::PathBuf>,
     scenario: &str,
 ) -> Result<pallet_script_host::cli::cmd_run::RunOutcome, String> {
-    use pallet_script_host::cli::cmd_run::{play_opts, PlayOptions};
-    use pallet_script_host::host::ModsOptions;
-    let mods = ModsOptions {
-        dirs: dir.into_iter().collect(),
-        no_default_mods: true,
-        ..Default::default()
-    };
-    let opts = PlayOptions {
-        version: GameVersion::Red,
-        seed: 7,
-        scenario,
-        mods: Some(&mods),
-        strict: true,
-        extras: Default::default(),
-        save: None,
-    };
-    play_opts(&opts).map_err(|f| format!("{}\n---\n{}", f.message, f.transcript))
+    lua_support::play_strict(dir.into_iter().collect(), scenario, None)
 }
 
 const WALK_THROUGH_MOM: &str =

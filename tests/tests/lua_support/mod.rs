@@ -289,3 +289,28 @@ pub fn run_mods_mem(
         .collect();
     run_mods(dirs, scenario)
 }
+
+/// A strict `pallet run` (Red, seed 7; every `expect` an assertion) of `scenario` with the
+/// mod folders `dirs` only, on a new game or on `save`; `Err` is the failure and transcript.
+pub fn play_strict(
+    dirs: Vec<PathBuf>,
+    scenario: &str,
+    save: Option<pallet_engine::save::SaveData>,
+) -> Result<pallet_script_host::cli::cmd_run::RunOutcome, String> {
+    let mods = pallet_script_host::host::ModsOptions {
+        dirs,
+        no_default_mods: true,
+        ..Default::default()
+    };
+    let opts = pallet_script_host::cli::cmd_run::PlayOptions {
+        version: pallet_engine::world::GameVersion::Red,
+        seed: 7,
+        scenario,
+        mods: Some(&mods),
+        strict: true,
+        extras: Default::default(),
+        save,
+    };
+    pallet_script_host::cli::cmd_run::play_opts(&opts)
+        .map_err(|f| format!("{}\n---\n{}", f.message, f.transcript))
+}
