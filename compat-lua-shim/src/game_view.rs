@@ -68,30 +68,28 @@ fn proxy(lua: &Lua, inner: Table, what: &'static str) -> mlua::Result<Table> {
 /// This state's `game` metatable (made on first use; one per mod state).
 pub(crate) fn meta(m: &Rc<LuaMod>) -> mlua::Result<Table> {
     let lua = &m.lua;
-    if let Some(t) = lua.named_registry_value::<Option<Table>>(META)? {
-        return Ok(t);
-    }
-    let weak: Weak<LuaMod> = Rc::downgrade(m);
-    let meta = lua.create_table()?;
-    meta.raw_set(
-        "__index",
-        lua.create_function(move |lua, (_, key): (LuaValue, LuaValue)| {
-            let Some(m) = weak.upgrade() else {
-                return Ok(LuaValue::Nil);
-            };
-            match key.as_string().map(|s| s.to_string_lossy()).as_deref() {
-                Some("save") => save(lua),
-                Some("data") => data(lua, &m).map(LuaValue::Table),
-                Some("stack") => stack(lua).map(LuaValue::Table),
-                Some("writeSave") => write_save(lua).map(LuaValue::Function),
-                _ => Ok(LuaValue::Nil),
-            }
-        })?,
-    )?;
-    meta.raw_set("__newindex", lua.create_function(read_only("game"))?)?;
-    meta.raw_set("__metatable", false)?;
-    lua.set_named_registry_value(META, &meta)?;
-    Ok(meta)
+    crate::handles::registry_table(lua, META, || {
+        let weak: Weak<LuaMod> = Rc::downgrade(m);
+        let meta = lua.create_table()?;
+        meta.raw_set(
+            "__index",
+            lua.create_function(move |lua, (_, key): (LuaValue, LuaValue)| {
+                let Some(m) = weak.upgrade() else {
+                    return Ok(LuaValue::Nil);
+                };
+                match key.as_string().map(|s| s.to_string_lossy()).as_deref() {
+                    Some("save") => save(lua),
+                    Some("data") => data(lua, &m).map(LuaValue::Table),
+                    Some("stack") => stack(lua).map(LuaValue::Table),
+                    Some("writeSave") => write_save(lua).map(LuaValue::Function),
+                    _ => Ok(LuaValue::Nil),
+                }
+            })?,
+        )?;
+        meta.raw_set("__newindex", lua.create_function(read_only("game"))?)?;
+        meta.raw_set("__metatable", false)?;
+        Ok(meta)
+    })
 }
 
 /// `game.stack`: `top()` (also `:top()`) answers the engine's duck-typed top screen
@@ -152,37 +150,35 @@ fn save_proxy(lua: &Lua, inner: Table) -> mlua::Result<Table> {
 }
 
 fn data(lua: &Lua, m: &Rc<LuaMod>) -> mlua::Result<Table> {
-    if let Some(t) = lua.named_registry_value::<Option<Table>>(DATA)? {
-        return Ok(t);
-    }
-    let built = lua.create_table()?;
-    let weak = Rc::downgrade(m);
-    let cache = built.clone();
-    let meta = lua.create_table()?;
-    meta.raw_set(
-        "__index",
-        lua.create_function(move |lua, (_, key): (LuaValue, LuaValue)| {
-            let (Some(m), Some(name)) = (weak.upgrade(), key.as_string()) else {
-                return Ok(LuaValue::Nil);
-            };
-            let name = name.to_string_lossy();
-            let rows = m.content.each(&name);
-            if rows.is_empty() {
-                return Ok(LuaValue::Nil);
-            }
-            let t = lua.create_table()?;
-            for (id, v) in rows {
-                let v = crate::spelling::record_out(&name, v);
-                t.raw_set(id.as_str(), to_lua(lua, &v)?)?;
-            }
-            cache.raw_set(name.as_str(), &t)?;
-            Ok(LuaValue::Table(t))
-        })?,
-    )?;
-    built.set_metatable(Some(meta))?;
-    let view = proxy(lua, built, "game.data")?;
-    lua.set_named_registry_value(DATA, &view)?;
-    Ok(view)
+    crate::handles::registry_table(lua, DATA, || {
+        let built = lua.create_table()?;
+        let weak = Rc::downgrade(m);
+        let cache = built.clone();
+        let meta = lua.create_table()?;
+        meta.raw_set(
+            "__index",
+            lua.create_function(move |lua, (_, key): (LuaValue, LuaValue)| {
+                let (Some(m), Some(name)) = (weak.upgrade(), key.as_string()) else {
+                    return Ok(LuaValue::Nil);
+                };
+                let name = name.to_string_lossy();
+                let rows = m.content.each(&name);
+                if rows.is_empty() {
+                    return Ok(LuaValue::Nil);
+                }
+                let t = lua.create_table()?;
+                for (id, v) in rows {
+                    let v = crate::spelling::record_out(&name, v);
+                    t.raw_set(id.as_str(), to_lua(lua, &v)?)?;
+                }
+                cache.raw_set(name.as_str(), &t)?;
+                Ok(LuaValue::Table(t))
+            })?,
+        )?;
+        built.set_metatable(Some(meta))?;
+        let view = proxy(lua, built, "game.data")?;
+        Ok(view)
+    })
 }
 
 /// Give `t` (a `game` table just converted) the `game` metatable.

@@ -17,6 +17,21 @@ use mlua::{
     AnyUserData, Function, Lua, MultiValue, ObjectLike, Table, UserData, Value as LuaValue,
 };
 
+/// A table kept in the state's named registry under `slot`: made by `build` on first use, the
+/// same table on every later call (per-state metatables and views).
+pub(crate) fn registry_table(
+    lua: &Lua,
+    slot: &str,
+    build: impl FnOnce() -> mlua::Result<Table>,
+) -> mlua::Result<Table> {
+    if let Some(t) = lua.named_registry_value::<Option<Table>>(slot)? {
+        return Ok(t);
+    }
+    let t = build()?;
+    lua.set_named_registry_value(slot, &t)?;
+    Ok(t)
+}
+
 /// The proxy tables of one state that are handles (by table identity).
 #[derive(Default)]
 struct HandleSet(RefCell<BTreeSet<usize>>);

@@ -68,29 +68,27 @@ pub(crate) fn attach(m: &Rc<LuaMod>, payload: &Table) -> mlua::Result<()> {
 
 fn meta(m: &Rc<LuaMod>) -> mlua::Result<Table> {
     let lua = &m.lua;
-    if let Some(t) = lua.named_registry_value::<Option<Table>>(META)? {
-        return Ok(t);
-    }
-    let weak: Weak<LuaMod> = Rc::downgrade(m);
-    let meta = lua.create_table()?;
-    meta.raw_set(
-        "__index",
-        lua.create_function(move |_, (payload, key): (Table, LuaValue)| {
-            let is_loader = key.as_string().is_some_and(|s| s.as_bytes() == b"loader");
-            let Some(m) = weak.upgrade().filter(|_| is_loader) else {
-                return Ok(LuaValue::Nil);
-            };
-            let Some(snapshot) = m.host.loaded.borrow().clone() else {
-                return Ok(LuaValue::Nil);
-            };
-            let view = build(&m, &snapshot)?;
-            payload.raw_set("loader", &view)?;
-            Ok(LuaValue::Table(view))
-        })?,
-    )?;
-    // Not protected: the payload is the listener's own table (it may set its own metatable).
-    lua.set_named_registry_value(META, &meta)?;
-    Ok(meta)
+    crate::handles::registry_table(lua, META, || {
+        let weak: Weak<LuaMod> = Rc::downgrade(m);
+        let meta = lua.create_table()?;
+        meta.raw_set(
+            "__index",
+            lua.create_function(move |_, (payload, key): (Table, LuaValue)| {
+                let is_loader = key.as_string().is_some_and(|s| s.as_bytes() == b"loader");
+                let Some(m) = weak.upgrade().filter(|_| is_loader) else {
+                    return Ok(LuaValue::Nil);
+                };
+                let Some(snapshot) = m.host.loaded.borrow().clone() else {
+                    return Ok(LuaValue::Nil);
+                };
+                let view = build(&m, &snapshot)?;
+                payload.raw_set("loader", &view)?;
+                Ok(LuaValue::Table(view))
+            })?,
+        )?;
+        // Not protected: the payload is the listener's own table (it may set its own metatable).
+        Ok(meta)
+    })
 }
 
 /// The loader view for mod `m` over `snapshot`.

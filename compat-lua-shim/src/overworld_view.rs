@@ -54,12 +54,10 @@ pub(crate) fn collision_mover(lua: &Lua, ctx: &Table) -> mlua::Result<()> {
 
 /// The state's one player table (created on first use).
 fn player_table(lua: &Lua) -> mlua::Result<Table> {
-    if let Some(t) = lua.named_registry_value::<Option<Table>>(PLAYER)? {
-        return Ok(t);
-    }
-    let t = lua.create_table()?;
-    lua.set_named_registry_value(PLAYER, &t)?;
-    Ok(t)
+    crate::handles::registry_table(lua, PLAYER, || {
+        let t = lua.create_table()?;
+        Ok(t)
+    })
 }
 
 /// Make `player` hold exactly `fresh`'s fields.
@@ -100,21 +98,19 @@ fn cell_at(map: &Table, x: &LuaValue, y: &LuaValue) -> mlua::Result<Option<u8>> 
 }
 
 fn map_meta(lua: &Lua) -> mlua::Result<Table> {
-    if let Some(t) = lua.named_registry_value::<Option<Table>>(MAP_META)? {
-        return Ok(t);
-    }
-    let methods = lua.create_table()?;
-    let cell_test = |wanted: &'static [u8]| {
-        lua.create_function(move |_, (map, x, y): (Table, LuaValue, LuaValue)| {
-            Ok(cell_at(&map, &x, &y)?.is_some_and(|c| wanted.contains(&c)))
-        })
-    };
-    methods.raw_set("isGrassCell", cell_test(b",")?)?;
-    methods.raw_set("isWaterCell", cell_test(b"~")?)?;
-    methods.raw_set("isWalkable", cell_test(b".,+")?)?;
-    let meta = lua.create_table()?;
-    meta.raw_set("__index", methods)?;
-    meta.raw_set("__metatable", false)?;
-    lua.set_named_registry_value(MAP_META, &meta)?;
-    Ok(meta)
+    crate::handles::registry_table(lua, MAP_META, || {
+        let methods = lua.create_table()?;
+        let cell_test = |wanted: &'static [u8]| {
+            lua.create_function(move |_, (map, x, y): (Table, LuaValue, LuaValue)| {
+                Ok(cell_at(&map, &x, &y)?.is_some_and(|c| wanted.contains(&c)))
+            })
+        };
+        methods.raw_set("isGrassCell", cell_test(b",")?)?;
+        methods.raw_set("isWaterCell", cell_test(b"~")?)?;
+        methods.raw_set("isWalkable", cell_test(b".,+")?)?;
+        let meta = lua.create_table()?;
+        meta.raw_set("__index", methods)?;
+        meta.raw_set("__metatable", false)?;
+        Ok(meta)
+    })
 }
