@@ -17,6 +17,7 @@ pub mod files;
 pub mod game_view;
 pub mod handles;
 pub mod host;
+pub mod input;
 pub mod item_effects;
 pub mod limits;
 pub mod link;

@@ -24,7 +24,8 @@
 //! | `checkpoints:inspect(game)`, `:capture(game)`, `:restore(game, cp)`, `:ensureNormalSave(game, cp)` | RFC 0004: capability table; checkpoint or `nil, code, message`; `true` or `false, code, message` (the engine lends the game at safe points; elsewhere `script_busy`); `ensureNormalSave`: `true` once the run's save file exists (written now if not), else `nil, code, message` |
 //! | `storage:context/write/read/list/delete`, `assets:path/info/list` | [`crate::storage`]: a mod-private key/value store in the profile folder; the mod's own files by name (no bytes) |
 //! | `game` | a read-only view: `game.save` (a copy of the save, re-read each time) and `game.data` (the merged content registries), see `crate::game_view` |
-//! | `ui`, `input`, `commands`, `migrations`, … | **nil**: the engine does not provide them (yet), so feature probes take their fallback |
+//! | `input:tap(game, button)`, `:press(game, button)`, `:release(token)` | [`crate::input`]: buttons pressed at a safe point (`true`, a token, `true`; else `nil, reason, message`) |
+//! | `ui`, `commands`, `migrations`, … | **nil**: the engine does not provide them (yet), so feature probes take their fallback |
 
 use std::rc::{Rc, Weak};
 
@@ -642,6 +643,15 @@ pub fn build(m: &Rc<LuaMod>, manifest: &Manifest, path: &str) -> mlua::Result<Ta
         )?,
     )?;
     api.raw_set(
+        "input",
+        table_of(
+            lua,
+            crate::input::Input(manifest.id.as_str().into()),
+            crate::input::METHODS,
+            "mod.input",
+        )?,
+    )?;
+    api.raw_set(
         "checkpoints",
         table_of(
             lua,
@@ -691,5 +701,6 @@ pub fn is_handle(v: &AnyUserData) -> bool {
         || v.is::<Options>()
         || v.is::<RegistryHandle>()
         || v.is::<World>()
+        || v.is::<crate::input::Input>()
         || v.is::<crate::checkpoints::Checkpoints>()
 }
