@@ -168,6 +168,7 @@ fn subscribe(
         f,
         m: m.clone(),
         loader,
+        battle_started: name == "battle.started",
     });
     let handle = match event_info(&name) {
         Some(info) => (info.on_script)(&rt, &m.id, priority(prio), once, listener),
@@ -463,6 +464,10 @@ impl UserData for World {
                         Ok(v) => values.push(v),
                         Err(e) => return refuse("invalid argument", &e.to_string()),
                     }
+                }
+                // `startWildBattle(species, level, dvs)`: DVs in the Lua engine's spelling.
+                if name == "start_wild_battle" && values.len() > 2 {
+                    values[2] = crate::spelling::dvs_from_lua(std::mem::take(&mut values[2]));
                 }
                 match pallet_engine::world_facade::call_lent_by(Some(&this.0), name, &values) {
                     Ok(v) if name == "overworld" => {
