@@ -241,6 +241,8 @@ fn input_and_try_run_are_refused_with_stable_reasons() {
             "probe release: ok true",
             "probe release again: unknown token",
             "probe seventeenth tap: too many queued taps",
+            "probe tryRun outside a battle: no battle is running",
+            "probe bad dvs: invalid dvs",
             "probe mid-tick press: input only at a safe point",
             "probe tryRun trainer: ok true",
             "world.try_run (asked mid-tick, applied when the tick ended) was refused: cannot \
