@@ -124,6 +124,7 @@ pub const WORLD_METHODS: &[(&str, &str)] = &[
     ("start_wild_battle", "startWildBattle"),
     ("give_item", "giveItem"),
     ("give_pokemon", "givePokemon"),
+    ("try_run", "tryRun"),
 ];
 
 /// A refused `world` action: a stable reason string (the Lua engine's wording where it has

@@ -60,6 +60,8 @@ pub enum Capability {
     Events,
     Content,
     World,
+    /// Buttons pressed at safe points (`input.tap/press/release`).
+    Input,
     Checkpoints,
     Datasets,
     Save,
@@ -69,11 +71,12 @@ pub enum Capability {
 }
 
 impl Capability {
-    pub const ALL: [Capability; 10] = [
+    pub const ALL: [Capability; 11] = [
         Capability::Hooks,
         Capability::Events,
         Capability::Content,
         Capability::World,
+        Capability::Input,
         Capability::Checkpoints,
         Capability::Datasets,
         Capability::Save,
@@ -99,6 +102,7 @@ impl Capability {
             Capability::Events => "events",
             Capability::Content => "content",
             Capability::World => "world",
+            Capability::Input => "input",
             Capability::Checkpoints => "checkpoints",
             Capability::Datasets => "datasets",
             Capability::Save => "save",

@@ -87,6 +87,13 @@ impl Value {
         }
     }
 
+    pub fn as_map_mut(&mut self) -> Option<&mut BTreeMap<String, Value>> {
+        match self {
+            Value::Map(m) => Some(m),
+            _ => None,
+        }
+    }
+
     /// Field `key` of a map (`None` for non-maps and absent keys).
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.as_map().and_then(|m| m.get(key))

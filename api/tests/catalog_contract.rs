@@ -186,7 +186,7 @@ fn battle_event_payloads_use_the_lua_field_names() {
         turn: 2,
     };
     let v = payload::<events::BattleStarted>(&events::BattleStartedPayload {
-        battle: battle.clone(),
+        battle: events::StartedBattle::new(battle.clone(), None),
         kind: BattleKind::Wild,
         trainer_id: None,
         species: Some("PIDGEY".into()),

@@ -2,6 +2,7 @@
 //! PUC Lua 5.1 through mlua, one state per mod — over the same hook and event buses as Rhai
 //! mods. See `README.md` for the module table and `docs/modding-lua.md` for what loads.
 
+pub mod battle_view;
 pub mod bit;
 mod capi;
 pub mod charged;
@@ -17,6 +18,7 @@ pub mod files;
 pub mod game_view;
 pub mod handles;
 pub mod host;
+pub mod input;
 pub mod item_effects;
 pub mod limits;
 pub mod link;

@@ -677,6 +677,9 @@ pub struct LuaListener {
     pub(crate) m: Rc<LuaMod>,
     /// A `mods.loaded` listener: its payload reads `loader` on demand ([`crate::loader_view`]).
     pub(crate) loader: bool,
+    /// A `battle.started` listener: its payload's `battle` is spelled as the Lua engine's
+    /// (`enemy.mon.dvs.attack`, …) and has `battle:tryRun()` ([`crate::battle_view`]).
+    pub(crate) battle_started: bool,
 }
 
 impl ScriptListener for LuaListener {
@@ -685,6 +688,13 @@ impl ScriptListener for LuaListener {
         let m = &*self.m;
         too_deep(m)?;
         let _frame = m.host.budget.enter(DISPATCH_LIMIT);
+        let spelled;
+        let payload = if self.battle_started {
+            spelled = crate::spelling::battle_started_to_lua(payload.clone());
+            &spelled
+        } else {
+            payload
+        };
         let payload = {
             let _unlimited = Unlimited::new(&m.lua, m.host.memory_limit.get());
             to_lua(&m.lua, payload)
@@ -698,6 +708,9 @@ impl ScriptListener for LuaListener {
             }
             if let (true, LuaValue::Table(t)) = (self.loader, &p) {
                 crate::loader_view::attach(&self.m, t)?;
+            }
+            if let (true, LuaValue::Table(t)) = (self.battle_started, &p) {
+                crate::battle_view::attach(&self.m, t)?;
             }
             Ok(p)
         });

@@ -24,7 +24,8 @@
 //! | `checkpoints:inspect(game)`, `:capture(game)`, `:restore(game, cp)`, `:ensureNormalSave(game, cp)` | RFC 0004: capability table; checkpoint or `nil, code, message`; `true` or `false, code, message` (the engine lends the game at safe points; elsewhere `script_busy`); `ensureNormalSave`: `true` once the run's save file exists (written now if not), else `nil, code, message` |
 //! | `storage:context/write/read/list/delete`, `assets:path/info/list` | [`crate::storage`]: a mod-private key/value store in the profile folder; the mod's own files by name (no bytes) |
 //! | `game` | a read-only view: `game.save` (a copy of the save, re-read each time) and `game.data` (the merged content registries), see `crate::game_view` |
-//! | `ui`, `input`, `commands`, `migrations`, … | **nil**: the engine does not provide them (yet), so feature probes take their fallback |
+//! | `input:tap(game, button)`, `:press(game, button)`, `:release(token)` | [`crate::input`]: buttons pressed at a safe point (`true`, a token, `true`; else `nil, reason, message`) |
+//! | `ui`, `commands`, `migrations`, … | **nil**: the engine does not provide them (yet), so feature probes take their fallback |
 
 use std::rc::{Rc, Weak};
 
@@ -167,6 +168,7 @@ fn subscribe(
         f,
         m: m.clone(),
         loader,
+        battle_started: name == "battle.started",
     });
     let handle = match event_info(&name) {
         Some(info) => (info.on_script)(&rt, &m.id, priority(prio), once, listener),
@@ -463,6 +465,10 @@ impl UserData for World {
                         Err(e) => return refuse("invalid argument", &e.to_string()),
                     }
                 }
+                // `startWildBattle(species, level, dvs)`: DVs in the Lua engine's spelling.
+                if name == "start_wild_battle" && values.len() > 2 {
+                    values[2] = crate::spelling::dvs_from_lua(std::mem::take(&mut values[2]));
+                }
                 match pallet_engine::world_facade::call_lent_by(Some(&this.0), name, &values) {
                     Ok(v) if name == "overworld" => {
                         Ok(MultiValue::from_iter([crate::overworld_view::to_lua_view(
@@ -642,6 +648,15 @@ pub fn build(m: &Rc<LuaMod>, manifest: &Manifest, path: &str) -> mlua::Result<Ta
         )?,
     )?;
     api.raw_set(
+        "input",
+        table_of(
+            lua,
+            crate::input::Input(manifest.id.as_str().into()),
+            crate::input::METHODS,
+            "mod.input",
+        )?,
+    )?;
+    api.raw_set(
         "checkpoints",
         table_of(
             lua,
@@ -691,5 +706,6 @@ pub fn is_handle(v: &AnyUserData) -> bool {
         || v.is::<Options>()
         || v.is::<RegistryHandle>()
         || v.is::<World>()
+        || v.is::<crate::input::Input>()
         || v.is::<crate::checkpoints::Checkpoints>()
 }

@@ -306,6 +306,33 @@ fn save_mons(save: &mut Value, to_lua: bool) {
     }
 }
 
+/// `battle.started`'s payload as a Lua mod reads it: the wild mon's `battle.enemy.mon.dvs` as
+/// `{attack, defense, speed, special}`.
+pub fn battle_started_to_lua(mut payload: Value) -> Value {
+    let mon = payload
+        .as_map_mut()
+        .and_then(|p| p.get_mut("battle"))
+        .and_then(Value::as_map_mut)
+        .and_then(|b| b.get_mut("enemy"))
+        .and_then(Value::as_map_mut)
+        .and_then(|e| e.get_mut("mon"));
+    if let Some(mon) = mon {
+        mon_keys(mon, true);
+    }
+    payload
+}
+
+/// DVs a Lua mod gives (`startWildBattle`'s third argument) in the engine's spelling: the Lua
+/// engine's `{attack, defense, speed, special}` renamed, anything else unchanged.
+pub fn dvs_from_lua(dvs: Value) -> Value {
+    let mut mon = Value::map([("dvs", dvs)]);
+    mon_keys(&mut mon, false);
+    match mon {
+        Value::Map(mut m) => m.remove("dvs").unwrap_or_default(),
+        other => other,
+    }
+}
+
 /// A save value (`game.save`) as a Lua mod reads it.
 pub fn save_to_lua(mut save: Value) -> Value {
     save_mons(&mut save, true);

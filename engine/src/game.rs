@@ -87,6 +87,8 @@ pub struct Game {
     /// Item effects mods registered, by item id (hosts install them before the game starts;
     /// never saved). See [`crate::game::item_effects`].
     item_effects: crate::game::item_effects::ModItemEffects,
+    /// Buttons mods tap and hold (`mod.input`; never saved or checkpointed).
+    mod_input: crate::mod_input::ModInput,
 }
 
 /// Split borrows of a game's parts into the overworld's per-tick context.
@@ -160,6 +162,7 @@ impl Game {
             content_mods: Vec::new(),
             evolving: std::collections::VecDeque::new(),
             item_effects: Default::default(),
+            mod_input: Default::default(),
         })
     }
 
@@ -334,6 +337,16 @@ impl Game {
         &mut self.item_effects
     }
 
+    /// The buttons mods tap and hold ([`crate::mod_input`]).
+    pub fn mod_input(&self) -> &crate::mod_input::ModInput {
+        &self.mod_input
+    }
+
+    /// [`Game::mod_input`], to press or release (the `input` facade; owner cleanup).
+    pub fn mod_input_mut(&mut self) -> &mut crate::mod_input::ModInput {
+        &mut self.mod_input
+    }
+
     /// The installed mod item effects.
     pub fn item_effects(&self) -> &crate::game::item_effects::ModItemEffects {
         &self.item_effects
@@ -352,6 +365,8 @@ impl Game {
     /// Advance one tick.
     /// One tick of the game (vanilla of `core.update`, see [`Game::step`]).
     fn step_tick(&mut self, input: Input) {
+        // The driver's button, else what mods tapped or hold (`crate::mod_input`).
+        let input = self.mod_input.resolve(input);
         self.tick += 1;
         match self.mode {
             Mode::Title => {}

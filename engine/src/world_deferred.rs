@@ -24,7 +24,13 @@ use pallet_api::facades::WorldFailure;
 use crate::types::Direction;
 
 /// The facade methods (snake_case) a mid-tick call may defer.
-pub const DEFERRABLE: &[&str] = &["spawn_npc", "remove_npc", "start_wild_battle", "set_flag"];
+pub const DEFERRABLE: &[&str] = &[
+    "spawn_npc",
+    "remove_npc",
+    "start_wild_battle",
+    "set_flag",
+    "try_run",
+];
 
 /// Deferred actions accepted per tick; the next one is refused with [`TOO_MANY`].
 pub const MAX_DEFERRED: usize = 64;
@@ -51,7 +57,12 @@ pub enum Action {
     StartWildBattle {
         species: String,
         level: u8,
+        /// The wild mon's DVs (`None`: rolled, as a grass encounter's).
+        dvs: Option<crate::pokemon::Dvs>,
     },
+    /// Run from the current wild battle (through `battle.run`). Also accepted inside a
+    /// battle's opening (`battle.started`), where nothing else is deferred.
+    TryRun,
     SetFlag {
         name: String,
         on: bool,
@@ -66,6 +77,7 @@ impl Action {
             Action::RemoveNpc { .. } => "remove_npc",
             Action::StartWildBattle { .. } => "start_wild_battle",
             Action::SetFlag { .. } => "set_flag",
+            Action::TryRun => "try_run",
         }
     }
 }

@@ -27,8 +27,8 @@ use crate::world_deferred::Action;
 pub use crate::world_deferred::DEFERRABLE;
 use crate::world_values::{flag_name, overview_of, position_value, string_arg};
 pub use crate::world_values::{
-    BATTLE_RUNNING, INVALID_FLAG, INVALID_NPC, MAP_NOT_LIVE, MID_WARP, NO_HEALTHY_PARTY,
-    NO_OVERWORLD, UNKNOWN_SPECIES,
+    BATTLE_RUNNING, CANNOT_RUN, INVALID_DVS, INVALID_FLAG, INVALID_NPC, MAP_NOT_LIVE, MID_WARP,
+    NO_BATTLE, NO_HEALTHY_PARTY, NO_OVERWORLD, TRAINER_BATTLE, UNKNOWN_SPECIES,
 };
 
 pub const WORLD_BUSY: &str = "world is busy";
@@ -75,6 +75,12 @@ pub fn call_lent_by(
 /// A mid-tick write: queued when it may be ([`DEFERRABLE`], not inside a battle round), its
 /// arguments checked now; the answer is what the method answers once applied.
 fn defer(owner: Option<&str>, method: &str, args: &[Value]) -> Result<Value, WorldFailure> {
+    // A run is asked from inside the battle (its opening: `battle.started`; a round's
+    // events), where nothing else is deferred.
+    if method == "try_run" {
+        crate::world_deferred::push(owner, Action::TryRun)?;
+        return Ok(Value::Bool(true));
+    }
     if !DEFERRABLE.contains(&method) || unsettled_refusal().is_some() {
         return Err(outside_safe_point());
     }
@@ -89,8 +95,13 @@ fn defer(owner: Option<&str>, method: &str, args: &[Value]) -> Result<Value, Wor
         "start_wild_battle" => {
             let species = string_arg(arg(0), UNKNOWN_SPECIES, "species")?.to_owned();
             let level = level_arg(arg(1))?;
+            let dvs = dvs_arg(arg(2))?;
             (
-                Action::StartWildBattle { species, level },
+                Action::StartWildBattle {
+                    species,
+                    level,
+                    dvs,
+                },
                 Value::Bool(true),
             )
         }
@@ -135,7 +146,8 @@ pub fn call(game: &mut Game, method: &str, args: &[Value]) -> Result<Value, Worl
         "spawn_npc" => spawn_npc(game, arg(0), arg(1)),
         "remove_npc" => remove_npc(game, arg(0)),
         "toggle_object" => toggle_object(game, arg(0), arg(1), arg(2)),
-        "start_wild_battle" => start_wild_battle(game, arg(0), arg(1)),
+        "start_wild_battle" => start_wild_battle(game, arg(0), arg(1), arg(2)),
+        "try_run" => try_run(game),
         "give_item" => give_item(game, arg(0), arg(1)),
         "give_pokemon" => give_pokemon(game, arg(0), arg(1)),
         other => Err(fail(
@@ -544,9 +556,11 @@ fn start_wild_battle(
     game: &mut Game,
     species: &Value,
     level: &Value,
+    dvs: &Value,
 ) -> Result<Value, WorldFailure> {
     let species = species_arg(game, species)?;
     let level = level_arg(level)?;
+    let dvs = dvs_arg(dvs)?;
     need_overworld(game)?;
     if game.mode == Mode::Battle {
         return Err(fail(BATTLE_RUNNING, "a battle is already running"));
@@ -557,9 +571,44 @@ fn start_wild_battle(
     if !game.save.party.iter().any(|m| m.hp > 0) {
         return Err(fail(NO_HEALTHY_PARTY, "the party has no healthy POKéMON"));
     }
-    game.start_wild_battle(&species, level)
+    game.start_wild_battle_with(&species, level, dvs)
         .map_err(|e| fail(UNKNOWN_SPECIES, e.to_string()))?;
     Ok(Value::Bool(game.mode == Mode::Battle))
+}
+
+/// `start_wild_battle`'s optional third argument: the wild mon's DVs `#{atk, def, spe, spc}`,
+/// each a whole number 0..15 (absent: rolled).
+fn dvs_arg(v: &Value) -> Result<Option<crate::pokemon::Dvs>, WorldFailure> {
+    let bad = |why: String| fail(INVALID_DVS, why);
+    let m = match v {
+        Value::Nil => return Ok(None),
+        Value::Map(m) => m,
+        _ => return Err(bad("dvs must be #{atk, def, spe, spc}".to_owned())),
+    };
+    if let Some(k) = m
+        .keys()
+        .find(|k| !["atk", "def", "spe", "spc"].contains(&k.as_str()))
+    {
+        return Err(bad(format!("dvs has no field {k:?} (atk, def, spe, spc)")));
+    }
+    let dv = |k: &str| match m.get(k).map(Value::as_exact_int) {
+        Some(Some(n)) if (0..=15).contains(&n) => Ok(n as u8),
+        _ => Err(bad(format!("dvs.{k} must be a whole number 0..15"))),
+    };
+    Ok(Some(crate::pokemon::Dvs {
+        atk: dv("atk")?,
+        def: dv("def")?,
+        spe: dv("spe")?,
+        spc: dv("spc")?,
+    }))
+}
+
+/// `try_run()`: run from the current wild battle now (through `battle.run`); `true` once the
+/// escape was tried (the battle ended, or the enemy took its turn after a failed escape).
+fn try_run(game: &mut Game) -> Result<Value, WorldFailure> {
+    game.try_run()
+        .map_err(|(reason, message)| fail(reason, message))?;
+    Ok(Value::Bool(true))
 }
 
 /// `give_item(item, count = 1)` → the stack's new count.

@@ -16,6 +16,10 @@ pub const NO_HEALTHY_PARTY: &str = "no healthy party";
 pub const INVALID_NPC: &str = "invalid npc";
 pub const MAP_NOT_LIVE: &str = "map is not live";
 pub const UNKNOWN_SPECIES: &str = "unknown species";
+pub const NO_BATTLE: &str = "no battle is running";
+pub const TRAINER_BATTLE: &str = "cannot run from a trainer battle";
+pub const CANNOT_RUN: &str = "cannot run now";
+pub const INVALID_DVS: &str = "invalid dvs";
 
 /// The `current()` record.
 pub fn position_value(map_id: &str, x: u32, y: u32, facing: Direction, surfing: bool) -> Value {

@@ -53,7 +53,7 @@ fn manifests_load_as_is_and_identity_is_visible() {
         mod.log:info("games=%s perms=%s gen=%d", table.concat(mod.manifest.games, ","),
           mod.manifest.permissions[1], mod.generation)
         mod.log:info("absent: %s %s %s %s %s", tostring(mod.commands), type(mod.ui),
-          tostring(mod.migrations), type(mod.game), tostring(mod.input))
+          tostring(mod.migrations), type(mod.game), type(mod.input))
       end"#;
     let m = Mem {
         id: "ident",
@@ -80,8 +80,9 @@ fn manifests_load_as_is_and_identity_is_visible() {
     );
     assert!(
         // `mod.ui` is the ModUI facade's list helpers (compat-lua-shim `ui`), `mod.game` the
-        // read-only game view (compat-lua-shim `game_view`); the rest are absent.
-        feed.contains(&"[ident] absent: nil table nil table nil".to_owned()),
+        // read-only game view (compat-lua-shim `game_view`), `mod.input` the button facade
+        // (compat-lua-shim `input`); the rest are absent.
+        feed.contains(&"[ident] absent: nil table nil table table".to_owned()),
         "{feed:?}"
     );
     assert!(

@@ -355,6 +355,7 @@ pub(crate) fn exp_gain<R: BattleRng>(
 pub(crate) fn battle_started<R: BattleRng>(b: &Battle<R>, rt: &Runtime) {
     #[cfg(feature = "hook-sites")]
     if rt.wants_event::<live::BattleStarted>() {
+        use pallet_api::catalog::events::{MonDvs, StartedBattle, StartedEnemy, WildMon};
         let (kind, trainer_id, species) = match &b.kind {
             super::BattleKind::Wild => (
                 pallet_api::catalog::common::BattleKind::Wild,
@@ -369,8 +370,24 @@ pub(crate) fn battle_started<R: BattleRng>(b: &Battle<R>, rt: &Runtime) {
                 None,
             ),
         };
+        // The wild mon as it was rolled (issue 18: a shiny hunt reads its DVs).
+        let enemy = species.as_ref().map(|species| {
+            let mon = b.sides[1].mon();
+            StartedEnemy {
+                mon: WildMon {
+                    species: species.clone(),
+                    level: mon.level,
+                    dvs: MonDvs {
+                        atk: mon.dvs.atk,
+                        def: mon.dvs.def,
+                        spe: mon.dvs.spe,
+                        spc: mon.dvs.spc,
+                    },
+                },
+            }
+        });
         rt.emit::<live::BattleStarted>(pallet_api::catalog::events::BattleStartedPayload {
-            battle: live::info(b),
+            battle: StartedBattle::new(live::info(b), enemy),
             kind,
             trainer_id,
             species,

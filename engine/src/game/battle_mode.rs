@@ -80,11 +80,25 @@ impl Game {
     /// A wild battle against `species` at `level` (a grass encounter). Without a healthy party
     /// mon the encounter is skipped, as the cartridge never rolls one then.
     pub fn start_wild_battle(&mut self, species: &str, level: u8) -> Result<(), GameError> {
+        self.start_wild_battle_with(species, level, None)
+    }
+
+    /// [`Game::start_wild_battle`] with the wild mon's DVs given (`None`: rolled, two random
+    /// DV bytes; given DVs draw nothing).
+    pub fn start_wild_battle_with(
+        &mut self,
+        species: &str,
+        level: u8,
+        dvs: Option<Dvs>,
+    ) -> Result<(), GameError> {
         let data = self.data;
         let id = data
             .species_by_name(species)
             .ok_or_else(|| GameError::Overworld(format!("unknown species {species}")))?;
-        let dvs = Dvs::from_bytes([self.rng.byte(), self.rng.byte()]);
+        let dvs = match dvs {
+            Some(d) => d,
+            None => Dvs::from_bytes([self.rng.byte(), self.rng.byte()]),
+        };
         let wild = Pokemon::new(data, id, level, dvs);
         self.begin_battle(data, BattleKind::Wild, vec![wild], None, 0)
     }
@@ -295,6 +309,31 @@ impl Game {
             self.end_battle();
         }
         Ok(())
+    }
+
+    /// Run from the current wild battle, as the player's RUN (the escape goes through
+    /// `battle.run`). Refused with a stable reason: no battle, a trainer battle, or a prompt
+    /// that is not a round's choice (a replacement, a move to forget).
+    pub fn try_run(&mut self) -> Result<(), (&'static str, String)> {
+        use crate::world_values::{CANNOT_RUN, NO_BATTLE, TRAINER_BATTLE};
+        let Some(session) = self.battle.as_ref() else {
+            return Err((NO_BATTLE, "there is no battle to run from".to_owned()));
+        };
+        let b = &session.battle;
+        if !b.kind.is_wild() {
+            return Err((
+                TRAINER_BATTLE,
+                "no running from a trainer battle".to_owned(),
+            ));
+        }
+        if !b.is_legal(Side::Player, Action::Run) {
+            return Err((
+                CANNOT_RUN,
+                format!("RUN is not a choice now ({:?})", b.needs_choice()),
+            ));
+        }
+        self.battle_choose(Action::Run)
+            .map_err(|e| (CANNOT_RUN, e.to_string()))
     }
 
     /// The actions the player may choose now (empty outside a battle).

@@ -44,6 +44,9 @@ impl Game {
         if self.overworld().is_none() {
             return Err((NO_OVERWORLD, "there is no overworld any more".to_owned()));
         }
+        if let Action::TryRun = action {
+            return self.try_run();
+        }
         if self.mode == Mode::Battle {
             return Err((BATTLE_RUNNING, "a battle started first".to_owned()));
         }
@@ -77,7 +80,11 @@ impl Game {
                 Some(Err(e)) => Err((INVALID_NPC, format!("{e}: {id:?}"))),
                 None => Err((NO_OVERWORLD, "there is no overworld any more".to_owned())),
             },
-            Action::StartWildBattle { species, level } => {
+            Action::StartWildBattle {
+                species,
+                level,
+                dvs,
+            } => {
                 if self.busy() == Some(BusyState::Transition) {
                     return Err((MID_WARP, "a warp started first".to_owned()));
                 }
@@ -90,13 +97,14 @@ impl Game {
                         "the party has no healthy POKéMON".to_owned(),
                     ));
                 }
-                self.start_wild_battle(species, *level)
+                self.start_wild_battle_with(species, *level, *dvs)
                     .map_err(|e| (UNKNOWN_SPECIES, e.to_string()))
             }
             Action::SetFlag { name, on } => {
                 self.set_flag(name, *on);
                 Ok(())
             }
+            Action::TryRun => self.try_run(),
         }
     }
 }

@@ -13,7 +13,7 @@
 //! | [`patch`] | a link's arguments written over the previous call's values in place |
 //! | [`reads`] | which fields of an argument a closure can read (`ctx.user.hp` chains), so only those are written |
 //! | [`imports`] | mod files, confined `import` resolution, module preloading |
-//! | [`handles`] | capability handles (`hooks`, `events`, `log`, `save`, `options`, `content`, `world`, `checkpoints`, `datasets`, `mod_info`), typed `next`; `handles::datasets` is RFC 0015's views (`each()` pairs of read-only `DatasetRecord`s) |
+//! | [`handles`] | capability handles (`hooks`, `events`, `log`, `save`, `options`, `content`, `world`, `input` (`handles::input`), `checkpoints`, `datasets`, `mod_info`), typed `next`; `handles::datasets` is RFC 0015's views (`each()` pairs of read-only `DatasetRecord`s) |
 //! | [`convert`] | `Value` ↔ `Dynamic` (detached copies, data only) |
 //! | [`error`] | the `#{code, message}` failure convention and host codes |
 //! | [`diag`] | diagnostics with file, line, column and a caret excerpt (ariadne) |

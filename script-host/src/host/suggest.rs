@@ -31,6 +31,7 @@ pub const HANDLE_TYPES: &[(&str, &str)] = &[
     ("options", "Options"),
     ("content", "Content"),
     ("world", "World"),
+    ("input", "Input"),
     ("checkpoints", "Checkpoints"),
     ("datasets", "Datasets"),
     ("mod_info", "ModInfo"),

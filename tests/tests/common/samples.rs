@@ -335,7 +335,7 @@ pub fn block_replaced() -> events::WorldBlockReplacedPayload {
 }
 pub fn battle_started() -> events::BattleStartedPayload {
     events::BattleStartedPayload {
-        battle: battle(),
+        battle: events::StartedBattle::new(battle(), None),
         kind: BattleKind::Trainer,
         trainer_id: Some("OPP_BROCK".into()),
         species: None,

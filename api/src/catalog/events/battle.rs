@@ -7,10 +7,60 @@ use serde::{Deserialize, Serialize};
 use super::event;
 use crate::catalog::common::{BattleInfo, BattleKind, BattlerSnapshot, MoveInfo, Record, Side};
 
+/// The `battle` of `battle.started`: the summary every battle event carries and, in a wild
+/// battle, the wild mon as it was rolled (`enemy.mon`; the Lua engine's `ev.battle.enemy.mon`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StartedBattle {
+    pub kind: BattleKind,
+    pub opp_class: Option<String>,
+    pub party_index: Option<u16>,
+    pub turn: u32,
+    /// `{mon}` in wild battles (absent in trainer battles).
+    pub enemy: Option<StartedEnemy>,
+}
+
+impl StartedBattle {
+    /// `info` with the wild mon `enemy`.
+    pub fn new(info: BattleInfo, enemy: Option<StartedEnemy>) -> StartedBattle {
+        StartedBattle {
+            kind: info.kind,
+            opp_class: info.opp_class,
+            party_index: info.party_index,
+            turn: info.turn,
+            enemy,
+        }
+    }
+}
+
+/// `battle.enemy` of `battle.started`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StartedEnemy {
+    pub mon: WildMon,
+}
+
+/// A wild mon as `battle.started` shows it: species id, level and DVs (the save file's
+/// spelling `{atk, def, spe, spc}`; Lua reads `{attack, defense, speed, special}`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WildMon {
+    pub species: String,
+    pub level: u8,
+    pub dvs: MonDvs,
+}
+
+/// Four DVs (0..=15).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MonDvs {
+    pub atk: u8,
+    pub def: u8,
+    pub spe: u8,
+    pub spc: u8,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BattleStartedPayload {
-    pub battle: BattleInfo,
+    pub battle: StartedBattle,
     pub kind: BattleKind,
     /// Trainer class id for trainer battles.
     pub trainer_id: Option<String>,

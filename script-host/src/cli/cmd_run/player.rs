@@ -208,7 +208,16 @@ impl Player {
             .is_some_and(|m| m.status().order.iter().any(|o| o == id));
         let line = if loaded {
             let removed = self.game.rt.remove_owner(id);
-            format!("mods: unloaded {id} (owner cleanup removed {removed} link(s)/listener(s))")
+            // Its held buttons and queued taps go with it (`mod.input`).
+            let released = self.game.mod_input_mut().release_owner(id);
+            let buttons = if released > 0 {
+                format!(", released {released} button(s)")
+            } else {
+                String::new()
+            };
+            format!(
+                "mods: unloaded {id} (owner cleanup removed {removed} link(s)/listener(s){buttons})"
+            )
         } else {
             format!("mods: {id} is not loaded")
         };

@@ -14,7 +14,8 @@
 //! * `world.current()`, `.map_overview()`, `.replace_block(bx, by, block)`,
 //!   `.queue_script(rows)`, `.get_flag(name)` / `.set_flag(name[, value])`,
 //!   `.spawn_npc(mapId, def)` / `.remove_npc(id)`, `.toggle_object(mapId, objName, visible)`, `.start_wild_battle(species, level)`,
-//!   `.give_item(item[, count])`, `.give_pokemon(species, level)` (issue 17) — semantic
+//!   `.give_item(item[, count])`, `.give_pokemon(species, level)` (issue 17), `.try_run()`
+//!   (issue 18) — semantic
 //!   actions of `pallet_engine::world_facade` on the game lent at a safe point; refusals throw
 //!   `#{code, message}` with the stable reason (`"world is busy"`, `"a battle is already
 //!   running"`, `"unknown species"`, …).
@@ -175,6 +176,15 @@ fn register_world(engine: &mut Engine) {
             world_call(w, "start_wild_battle", &[species, level])
         },
     );
+    engine.register_fn(
+        "start_wild_battle",
+        |w: &mut World, species: Dynamic, level: Dynamic, dvs: Dynamic| -> R {
+            world_call(w, "start_wild_battle", &[species, level, dvs])
+        },
+    );
+    engine.register_fn("try_run", |w: &mut World| -> R {
+        world_call(w, "try_run", &[])
+    });
     engine.register_fn("give_item", |w: &mut World, item: Dynamic| -> R {
         world_call(w, "give_item", &[item])
     });

@@ -13,6 +13,7 @@
 //! | `options` | `options` (default) | `Options` |
 //! | `content` | `content` | `Content` |
 //! | `world` | `world` | `World` |
+//! | `input` | `input` | `Input` |
 //! | `checkpoints` | `checkpoints` | `Checkpoints` |
 //! | `datasets` | `datasets` (default) | `Datasets` |
 //! | `mod_info` | always | `ModInfo` |
@@ -21,6 +22,7 @@ pub mod datasets;
 pub mod events;
 pub mod facades;
 pub mod hooks;
+pub mod input;
 pub mod next;
 pub mod services;
 
@@ -41,6 +43,7 @@ pub const HANDLES: &[(&str, Option<Capability>)] = &[
     ("options", Some(Capability::Options)),
     ("content", Some(Capability::Content)),
     ("world", Some(Capability::World)),
+    ("input", Some(Capability::Input)),
     ("checkpoints", Some(Capability::Checkpoints)),
     ("datasets", Some(Capability::Datasets)),
     ("mod_info", None),
@@ -71,6 +74,7 @@ fn register_types(engine: &mut Engine) {
     events::register(engine);
     services::register(engine);
     facades::register(engine);
+    input::register(engine);
     datasets::register(engine);
     super::script_rng::register(engine);
 }
@@ -101,6 +105,9 @@ pub fn values(names: &[&'static str], s: &HandleServices) -> Vec<(&'static str, 
                     Dynamic::from(services::ContentHandle(s.content.clone(), s.vm.clone()))
                 }
                 "world" => Dynamic::from(facades::World {
+                    owner: s.info.id.as_str().into(),
+                }),
+                "input" => Dynamic::from(input::Input {
                     owner: s.info.id.as_str().into(),
                 }),
                 "checkpoints" => Dynamic::from(facades::Checkpoints),
