@@ -1,7 +1,7 @@
 //! One-line messages for Lua failures (the chain's diagnostics feed wants one line per failure;
 //! mlua errors carry tracebacks and wrapped causes).
 
-use mlua::Error;
+use mlua::{Error, Lua, MultiValue, Value as LuaValue};
 use pallet_api::budget::BUDGET_EXHAUSTED;
 
 /// A `next` called while its own downstream runs.
@@ -67,4 +67,26 @@ fn is_memory(e: &Error) -> bool {
 /// A failure no mod code may swallow: a budget stop or a memory error.
 pub fn is_stop(e: &Error) -> bool {
     is_memory(e) || short(e) == BUDGET_MESSAGE
+}
+
+/// `nil, reason` as the Lua engine's APIs return a refusal.
+pub(crate) fn nil_reason(lua: &Lua, reason: &str) -> mlua::Result<MultiValue> {
+    Ok(MultiValue::from_iter([
+        LuaValue::Nil,
+        LuaValue::String(lua.create_string(reason)?),
+    ]))
+}
+
+/// `nil, reason, message`: a refusal with its stable reason and a readable message (the
+/// `world` and `input` facades).
+pub(crate) fn nil_reason_message(
+    lua: &Lua,
+    reason: &str,
+    message: &str,
+) -> mlua::Result<MultiValue> {
+    Ok(MultiValue::from_iter([
+        LuaValue::Nil,
+        LuaValue::String(lua.create_string(reason)?),
+        LuaValue::String(lua.create_string(message)?),
+    ]))
 }

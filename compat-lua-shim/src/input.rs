@@ -5,9 +5,10 @@
 //! have such as `select`, a released or foreign token, a full queue) is `nil, reason,
 //! message`.
 
+use crate::errors::nil_reason_message;
 use std::rc::Rc;
 
-use mlua::{MultiValue, UserData, UserDataMethods, Value as LuaValue};
+use mlua::{MultiValue, UserData, UserDataMethods};
 use pallet_api::Value;
 
 use crate::convert::{from_lua, to_lua};
@@ -22,13 +23,6 @@ impl UserData for Input {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
         for &name in METHODS {
             methods.add_method(name, move |lua, this, args: MultiValue| {
-                let refuse = |reason: &str, message: &str| {
-                    Ok(MultiValue::from_iter([
-                        LuaValue::Nil,
-                        LuaValue::String(lua.create_string(reason)?),
-                        LuaValue::String(lua.create_string(message)?),
-                    ]))
-                };
                 // `tap(game, button)` / `press(game, button)`: the button is the last
                 // argument (a call without the game is accepted too); `release(token)`.
                 let arg = match args.len() {
@@ -37,7 +31,7 @@ impl UserData for Input {
                 };
                 match pallet_engine::input_facade::call_lent_by(Some(&this.0), name, &[arg]) {
                     Ok(v) => Ok(MultiValue::from_iter([to_lua(lua, &v)?])),
-                    Err(f) => refuse(f.reason, &f.message),
+                    Err(f) => nil_reason_message(lua, f.reason, &f.message),
                 }
             });
         }

@@ -30,6 +30,7 @@ use pallet_api::budget::BUDGET_EXHAUSTED;
 use pallet_api::host_cost::{charge_host, read_units};
 
 use crate::convert::to_lua;
+use crate::errors::nil_reason;
 use crate::files::{Kind, ModFiles};
 use crate::mod_state::{LoadedRow, LoadedSnapshot, LuaMod};
 
@@ -50,14 +51,6 @@ pub fn cross_state_message(id: &str, key: &str) -> String {
 
 fn runtime_err(message: impl Into<String>) -> mlua::Error {
     mlua::Error::runtime(message.into())
-}
-
-/// `(nil, reason)`.
-fn nil_reason(lua: &Lua, reason: &str) -> mlua::Result<MultiValue> {
-    Ok(MultiValue::from_iter([
-        LuaValue::Nil,
-        LuaValue::String(lua.create_string(reason)?),
-    ]))
 }
 
 /// Give a `mods.loaded` payload table `payload` its on-demand `loader` field.

@@ -41,6 +41,7 @@ use pallet_api::reasons::BlockReadError;
 use pallet_api::Value;
 
 use crate::convert::{from_lua, rows_iterator, to_lua};
+use crate::errors::{nil_reason, nil_reason_message};
 use crate::link::LuaListener;
 use crate::mod_state::LuaMod;
 
@@ -64,14 +65,6 @@ fn priority(p: Option<f64>) -> i32 {
         }
         _ => 0,
     }
-}
-
-/// `(nil, reason)` as Lua returns.
-fn nil_reason(lua: &Lua, reason: &str) -> mlua::Result<MultiValue> {
-    Ok(MultiValue::from_iter([
-        LuaValue::Nil,
-        LuaValue::String(lua.create_string(reason)?),
-    ]))
 }
 
 // ----- hooks ---------------------------------------------------------------------------------
@@ -451,18 +444,13 @@ impl UserData for World {
         // `pallet_engine::world_facade`; a refusal is `nil, reason, message`.
         for &(name, lua_name) in pallet_api::facades::WORLD_METHODS {
             methods.add_method(lua_name, move |lua, this, args: MultiValue| {
-                let refuse = |reason: &str, message: &str| {
-                    Ok(MultiValue::from_iter([
-                        LuaValue::Nil,
-                        LuaValue::String(lua.create_string(reason)?),
-                        LuaValue::String(lua.create_string(message)?),
-                    ]))
-                };
                 let mut values = Vec::with_capacity(args.len());
                 for a in args.iter() {
                     match from_lua(a) {
                         Ok(v) => values.push(v),
-                        Err(e) => return refuse("invalid argument", &e.to_string()),
+                        Err(e) => {
+                            return nil_reason_message(lua, "invalid argument", &e.to_string())
+                        }
                     }
                 }
                 // `startWildBattle(species, level, dvs)`: DVs in the Lua engine's spelling.
@@ -476,7 +464,7 @@ impl UserData for World {
                         )?]))
                     }
                     Ok(v) => Ok(MultiValue::from_iter([to_lua(lua, &v)?])),
-                    Err(f) => refuse(f.reason, &f.message),
+                    Err(f) => nil_reason_message(lua, f.reason, &f.message),
                 }
             });
         }

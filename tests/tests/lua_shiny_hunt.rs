@@ -13,40 +13,28 @@ mod overworld;
 use std::path::PathBuf;
 use std::rc::Rc;
 
-use lua_support::{lua_fixture, rhai_fixture};
+use lua_support::{lua_fixture, play_strict_with_options, rhai_fixture};
 use overworld::below_grass;
 use pallet_api::{Runtime, Value};
 use pallet_engine::battle::Side;
 use pallet_engine::game::Game;
 use pallet_engine::save::SaveData;
 use pallet_engine::world::{Direction, GameVersion};
-use pallet_script_host::cli::cmd_run::{play_opts, PlayOptions, RunOutcome};
-use pallet_script_host::host::session::LoadExtras;
-use pallet_script_host::host::ModsOptions;
+use pallet_script_host::cli::cmd_run::RunOutcome;
 
 fn run(dirs: Vec<PathBuf>, hunt: &str, enabled: bool, scenario: &str) -> RunOutcome {
-    let mods = ModsOptions {
-        dirs,
-        no_default_mods: true,
-        ..Default::default()
-    };
-    let extras = LoadExtras {
-        options: vec![(hunt.to_owned(), "enabled".to_owned(), Value::Bool(enabled))],
-        ..Default::default()
-    };
-    let opts = PlayOptions {
-        version: GameVersion::Red,
-        seed: 7,
-        scenario,
-        mods: Some(&mods),
-        strict: true,
-        extras,
-        save: Some(grass_save()),
-    };
-    match play_opts(&opts) {
-        Ok(o) => o,
-        Err(f) => panic!("{}\n---\n{}", f.message, f.transcript),
-    }
+    let options = vec![(hunt.to_owned(), "enabled".to_owned(), Value::Bool(enabled))];
+    run_options(dirs, options, scenario)
+}
+
+/// A strict run from [`grass_save`] with the option values `options`.
+fn run_options(
+    dirs: Vec<PathBuf>,
+    options: Vec<(String, String, Value)>,
+    scenario: &str,
+) -> RunOutcome {
+    play_strict_with_options(dirs, scenario, Some(grass_save()), options)
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// A new game's save on ROUTE_1, on a grass cell with grass above it, a PIDGEY in the party.
@@ -194,31 +182,11 @@ fn the_forced_run_is_the_hunts_own_battle_run_answer() {
 
 /// [`run`] with several toggles switched on.
 fn run_with(dirs: Vec<PathBuf>, on: &[(&str, &str)], scenario: &str) -> RunOutcome {
-    let mods = ModsOptions {
-        dirs,
-        no_default_mods: true,
-        ..Default::default()
-    };
-    let extras = LoadExtras {
-        options: on
-            .iter()
-            .map(|(m, k)| ((*m).to_owned(), (*k).to_owned(), Value::Bool(true)))
-            .collect(),
-        ..Default::default()
-    };
-    let opts = PlayOptions {
-        version: GameVersion::Red,
-        seed: 7,
-        scenario,
-        mods: Some(&mods),
-        strict: true,
-        extras,
-        save: Some(grass_save()),
-    };
-    match play_opts(&opts) {
-        Ok(o) => o,
-        Err(f) => panic!("{}\n---\n{}", f.message, f.transcript),
-    }
+    let options = on
+        .iter()
+        .map(|(m, k)| ((*m).to_owned(), (*k).to_owned(), Value::Bool(true)))
+        .collect();
+    run_options(dirs, options, scenario)
 }
 
 #[test]

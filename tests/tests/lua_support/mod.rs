@@ -297,6 +297,17 @@ pub fn play_strict(
     scenario: &str,
     save: Option<pallet_engine::save::SaveData>,
 ) -> Result<pallet_script_host::cli::cmd_run::RunOutcome, String> {
+    play_strict_with_options(dirs, scenario, save, Vec::new())
+}
+
+/// [`play_strict`] with mod option values `(mod, key, value)` set before the mods load (as
+/// `--option MOD.KEY=VALUE` does).
+pub fn play_strict_with_options(
+    dirs: Vec<PathBuf>,
+    scenario: &str,
+    save: Option<pallet_engine::save::SaveData>,
+    options: Vec<(String, String, Value)>,
+) -> Result<pallet_script_host::cli::cmd_run::RunOutcome, String> {
     let mods = pallet_script_host::host::ModsOptions {
         dirs,
         no_default_mods: true,
@@ -308,7 +319,10 @@ pub fn play_strict(
         scenario,
         mods: Some(&mods),
         strict: true,
-        extras: Default::default(),
+        extras: pallet_script_host::host::session::LoadExtras {
+            options,
+            ..Default::default()
+        },
         save,
     };
     pallet_script_host::cli::cmd_run::play_opts(&opts)
